@@ -1,0 +1,1 @@
+"""Gymnasium and PettingZoo environments (arrive with issue 6)."""

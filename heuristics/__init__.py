@@ -1,0 +1,1 @@
+"""Board evaluators with named, tunable weights (arrives with issue 3)."""

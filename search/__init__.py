@@ -1,0 +1,1 @@
+"""Negamax alpha-beta search and agents (arrives with issue 4)."""

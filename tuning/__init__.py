@@ -1,0 +1,1 @@
+"""Matches, statistics and the Optuna tuner (arrive with issue 7)."""
