@@ -1,0 +1,39 @@
+"""The k-in-a-row game family: Connect-4 (gravity) and m,n,k games, on numba kernels.
+
+Public API::
+
+    from games import Connect4, MNK, TIC_TAC_TOE, GOMOKU, Position
+    pos = Connect4().position("4453")     # play from the empty board
+    pos.play(3); pos.undo()               # O(1) push/pop
+    pos.legal_moves(), pos.winner, pos.key(), pos.planes()
+
+Rules live here and nowhere else: heuristics, search and the environments
+all go through :class:`Position` or the kernels behind it.
+"""
+
+from games.errors import GameError, IllegalMoveError, InvalidGameError, NotationError
+from games._perft import PerftRow, perft
+from games.playout import PlayoutStats, random_playout, random_playouts
+from games.position import Player, Position
+from games.rules import (
+    C4_COLS,
+    C4_K,
+    C4_ROWS,
+    CONNECT4,
+    GAME_KINDS,
+    GOMOKU,
+    MAX_SIDE,
+    MNK,
+    TIC_TAC_TOE,
+    Action,
+    Connect4,
+    KInARow,
+    make_game,
+)
+
+__all__ = [
+    "Action", "C4_COLS", "C4_K", "C4_ROWS", "CONNECT4", "Connect4", "GAME_KINDS", "GOMOKU", "GameError",
+    "IllegalMoveError", "InvalidGameError", "KInARow", "MAX_SIDE", "MNK", "NotationError", "PerftRow",
+    "Player", "PlayoutStats", "Position", "TIC_TAC_TOE", "make_game", "perft", "random_playout",
+    "random_playouts",
+]  # fmt: skip
