@@ -117,7 +117,8 @@ class Position:
         if self._winner is not None:
             return []
         n = _legal_moves(self._board, self._heights, self._rows, self._gravity, self._scratch)
-        return self._scratch[:n].tolist()
+        moves: list[Action] = self._scratch[:n].tolist()
+        return moves
 
     def legal_mask(self) -> np.ndarray:
         """An ``int8`` array over the action space, 1 where the action is legal."""

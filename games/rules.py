@@ -27,6 +27,7 @@ move string is such names in order, optionally separated: ``"b2 a1 c3"`` or
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterable, Union
 
@@ -60,7 +61,7 @@ def _check_size(name: str, value: object, low: int, high: int) -> int:
 
 
 @dataclass(frozen=True)
-class KInARow:
+class KInARow(ABC):
     """A two-player game on a ``rows x cols`` board won by ``k`` or more in a row.
 
     Use the concrete :class:`Connect4` or :class:`MNK`; this base holds what
@@ -118,13 +119,13 @@ class KInARow:
             pos.play(action)
         return pos
 
+    @abstractmethod
     def format_move(self, action: Action) -> str:
         """Write one action in this game's notation."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse_move(self, token: str) -> Action:
         """Read one move in this game's notation (legality is not checked here)."""
-        raise NotImplementedError
 
     def format_moves(self, actions: Iterable[Action]) -> str:
         """Write a sequence of actions as a move string."""
@@ -139,7 +140,7 @@ class KInARow:
         # numpy integers are welcome (envs and agents produce them); floats and bools are not.
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise NotationError(f"move {action!r} is not an integer action")
-        value = int(action)  # type: ignore[call-overload]
+        value = int(action)
         if not 0 <= value < self.n_actions:
             what = "column" if self.gravity else "cell"
             raise NotationError(f"move {value} is not a {what} of {self}: actions are 0 to {self.n_actions - 1}")

@@ -1,0 +1,17 @@
+"""``mypy --strict`` over the packages (configuration in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_packages_type_check_strictly() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "games", "heuristics", "search", "envs", "tuning"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
