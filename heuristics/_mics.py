@@ -1,0 +1,323 @@
+"""MICS: per-cell sliding-window values with strict threat tiers (seed 001, Bologna m,n,k project).
+
+What the seed says (``001_2fbf89c63c21101d.txt``, sections "L'Euristica",
+"MICS - Minimum Incomplete Cell Set", "Calcolo del MICS con le sliding window",
+"Rilevamento dei doppio-giochi e fine-giochi", "Punteggi per configurazioni di
+doppio-gioco e fine-gioco", "Punteggi per allineamento e vicinanza",
+"Ordinamento delle mosse"): one heuristic both orders moves and values the
+board.  For every empty cell, each of the 4 directions and both players, a
+sliding window of length ``k`` is moved through the cell, stopping at the
+edge, at an opponent stone, or ``k - 1`` cells away, and four numbers are
+kept:
+
+1. ``friendly``: own stones within reach (both sides, up to ``k - 1`` cells,
+   stopping at the edge or an opponent stone);
+2. ``windows``: the k-windows through the cell free of opponent stones;
+3. ``min_missing``: the fewest cells still to fill to win among those windows
+   (the cell itself counts as missing: it is empty);
+4. ``n_best``: how many windows reach that minimum.
+
+A cell's value for a player is tiered, so that no way of computing the MICS
+part can outscore a double threat, nor a double threat a finishing cell:
+
+1. finishing cell ("fine-gioco"): some window through it lacks 1 stone;
+2. trivial double threat ("doppio-gioco banale"): two or more windows lacking
+   2 stones, so that playing here leaves two one-away windows;
+3. otherwise the MICS value plus alignment (``MY_CELL_MULT``) and adjacency
+   (``ADIACENT_MULT``) scores.
+
+The cell's ordering value is "own value plus opponent value" (favourable for
+me + favourable for the opponent = how critical the cell is); the board value
+is "sum of own cell values minus sum of opponent cell values".
+
+Numbers.  The seed text gives no numbers; it points at the constants of the
+authors' code (``DirectionValue.MY_CELL_MULT``, ``HeuristicCell.ADIACENT_MULT``).
+The defaults below are those constants as published in the authors' repository
+(``MarkcelloPlayer/BigBoard``): ``MY_CELL_MULT = 10``, ``ADIACENT_MULT = 5``,
+``DOUBLEPLAY_VAL = 10000``, ``WIN_VAL = 1000000``, a direction value of
+``numSliding + numMyCells * MY_CELL_MULT``, and the side to move's own value
+doubled when it is a double threat or a win.
+
+Decisions where the seed is vague (each one a weight where it could matter):
+
+- MICS value of a direction (tier 3): ``window_mult * windows + my_cell_mult *
+  friendly + mics_mult * n_best * mics_base ** (k - min_missing)``.  The
+  authors' code uses only the first two terms (``mics_mult = 0``); the seed
+  names the minimum and its count as the heart of MICS, so the third term adds
+  them (growing geometrically with the stones already in the best window);
+  default ``mics_mult = 1``, ``mics_base = 2``, small beside the alignment term
+  so that play stays close to the authors'.  A direction with no window is
+  worth 0 (its friendly count is dropped too, as in the authors' code).
+  A player's tier-3 value is the sum over the 4 directions.
+- Trivial double threat: (a) two directions each with a window lacking 2
+  stones (these always leave two distinct completion cells), or (b) in one
+  direction, two windows lacking 2 stones whose other missing cells differ
+  (an open three).  The authors' in-line rule also counted ``O O . . O``-like
+  pairs whose remaining cell is the same one; that is one threat, not two, so
+  it is left out here (the seed's own justification needs two cells).
+- Finishing beats everything, also with several of them; within tier 1 and
+  tier 2 the ordering value still adds the other player's value.
+- Strict tiers for any weights in the tuning bounds, enforced in the kernel:
+  ``T1 = tier_finish``, ``T2 = min(tier_double, T1 / 8)``, every tier-3 value
+  (per player, and the adjacency bonus) is clamped to ``cap = T2 / 4``.  Then an
+  ordinary cell scores at most ``3 cap < T2``; a double-threat cell scores at
+  least ``T2`` and at most ``4 T2 + T2 + cap < T1``; a finishing cell at least
+  ``T1``.  So in ``_order`` finishing > double threat > ordinary always.
+- Ordering value (``_order``): ``(1 + own_threat_bonus) * V_me + V_opp +
+  min(adjacent_mult * adjacent_stones, cap)`` when the mover's own value is a
+  tier-1 or tier-2 value, ``V_me + V_opp + adjacency`` otherwise (the authors'
+  side-to-move doubling: winning beats blocking, own fork beats blocking a
+  fork).  ``adjacent_stones`` counts stones of either colour among the 8
+  neighbours, as the authors' ``addAdjiacentCells`` does.
+- Board value (``_evaluate``): the seed's ``sumAllyHeuristic -
+  sumEnemyHeuristic`` = sum over empty cells of ``V_me - V_opp``.  It has no
+  side-to-move term: the authors' doubling lives in ``_order`` only (the
+  contract forbids a side-to-move bonus; colour antisymmetry then holds
+  exactly).  Adjacency is colour-blind, so it cancels and is left out.
+- Gravity (Connect-4; the seed only plays m,n,k): every empty cell, playable
+  or not, is an empty cell of the windows.  In ``_evaluate`` a non-playable
+  empty cell's ``V_me - V_opp`` is multiplied by ``unplayable_mult`` (default
+  0.5: a threat above the stack is real but not yet playable); ``_order``
+  scores only playable cells (its precondition).  Without gravity every empty
+  cell is playable and the weight has no effect.
+- Complexity: the seed updates values incrementally in O(k^2) per move; here
+  they are computed from scratch per call.  One cell for one player and one
+  direction is O(k) (one pass with a sliding count), so ``_order`` is O(k) per
+  cell (8 directions x players, plus 8 neighbours) and ``_evaluate`` is
+  O(rows * cols * k).
+
+Sizes: every k-in-a-row board the game core allows (up to 26x26, any k, with
+or without gravity); nothing is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from numba import njit
+
+from games import KInARow
+from games._jit import JIT
+from heuristics.spec import HeuristicSpec, WeightSpec
+
+# Weight indices, in SPEC.weights order (plain ints: numba freezes them at compile time, and they never change).
+_TIER_FINISH = 0
+_TIER_DOUBLE = 1
+_WINDOW_MULT = 2
+_MY_CELL_MULT = 3
+_MICS_MULT = 4
+_MICS_BASE = 5
+_ADJACENT_MULT = 6
+_OWN_THREAT_BONUS = 7
+_UNPLAYABLE_MULT = 8
+
+
+@njit(**JIT)
+def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple:
+    """The seed's four direction values, plus an in-line double flag, of ``player`` at empty ``cell`` along ±(dr, dc).
+
+    board : int8[rows * cols]; ``board[cell]`` must be 0.
+    Returns ``(friendly, windows, min_missing, n_best, inline_double)``;
+    ``(0, 0, k + 1, 0, False)`` when no window through the cell is free of the opponent.
+    """
+    assert board[cell] == 0
+    opponent = 3 - player
+    r0, c0 = cell // cols, cell % cols
+    friendly = 0
+    # Reach behind (back) and ahead (ahead): at most k - 1 cells, stopping at the edge or an opponent stone.
+    back = 0
+    r, c = r0 - dr, c0 - dc
+    while back < k - 1 and 0 <= r < rows and 0 <= c < cols and board[r * cols + c] != opponent:
+        friendly += board[r * cols + c] == player
+        back += 1
+        r -= dr
+        c -= dc
+    ahead = 0
+    r, c = r0 + dr, c0 + dc
+    while ahead < k - 1 and 0 <= r < rows and 0 <= c < cols and board[r * cols + c] != opponent:
+        friendly += board[r * cols + c] == player
+        ahead += 1
+        r += dr
+        c += dc
+    # Windows are offsets [s, s + k - 1] with -back <= s and s + k - 1 <= ahead (and s <= 0: they hold the cell).
+    first, last = -back, min(0, ahead - k + 1)
+    if last < first:
+        return 0, 0, k + 1, 0, False
+    # Sliding counts over the window: own stones, and empty cells other than the cell itself
+    # (their number and the sum of their offsets: when exactly one is empty, the sum is its offset).
+    own = 0
+    n_empty = 0
+    empty_sum = 0
+    for t in range(first, first + k):
+        v = board[(r0 + t * dr) * cols + c0 + t * dc]
+        if v == player:
+            own += 1
+        elif t != 0:
+            n_empty += 1
+            empty_sum += t
+    best = k + 1
+    n_best = 0
+    completion = k  # offset of the other missing cell of the first window lacking 2 (k: none yet)
+    inline_double = False
+    for s in range(first, last + 1):
+        missing = k - own
+        if missing < best:
+            best, n_best = missing, 1
+        elif missing == best:
+            n_best += 1
+        if missing == 2:
+            assert n_empty == 1
+            if completion == k:
+                completion = empty_sum
+            elif empty_sum != completion:
+                inline_double = True
+        if s < last:  # slide: drop offset s, add offset s + k
+            v = board[(r0 + s * dr) * cols + c0 + s * dc]
+            if v == player:
+                own -= 1
+            elif s != 0:
+                n_empty -= 1
+                empty_sum -= s
+            t = s + k
+            v = board[(r0 + t * dr) * cols + c0 + t * dc]
+            if v == player:
+                own += 1
+            elif t != 0:
+                n_empty += 1
+                empty_sum += t
+    return friendly, last - first + 1, best, n_best, inline_double
+
+
+@njit(**JIT)
+def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, weights: np.ndarray) -> tuple:
+    """``(tier, raw)`` of ``player`` at empty ``cell``: tier 1 finishing, 2 trivial double, 3 ordinary.
+
+    raw : the unclamped tier-3 MICS value (sum over the 4 directions), >= 0.
+    weights : float64[9], SPEC.weights order.
+    """
+    finish = False
+    double = False
+    n_two = 0
+    raw = 0.0
+    for d in range(4):
+        dr = 0 if d == 0 else 1
+        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+        friendly, n_windows, best, n_best, inline_double = _direction(board, rows, cols, k, cell, player, dr, dc)
+        if n_windows == 0:
+            continue
+        if best == 1:
+            finish = True
+        if best == 2:
+            n_two += 1
+        if inline_double:
+            double = True
+        raw += weights[_WINDOW_MULT] * n_windows + weights[_MY_CELL_MULT] * friendly
+        raw += weights[_MICS_MULT] * n_best * weights[_MICS_BASE] ** (k - best)
+    if finish:
+        return 1, raw
+    if double or n_two >= 2:
+        return 2, raw
+    return 3, raw
+
+
+@njit(**JIT)
+def _tiers(weights: np.ndarray) -> tuple:
+    """``(T1, T2, cap)``: finishing value, double-threat value, tier-3 ceiling, with 8 T2 <= T1 and cap = T2 / 4.
+
+    weights : float64[9], SPEC.weights order; the tiers stay strict for any positive tier weights.
+    """
+    t1 = weights[_TIER_FINISH]
+    t2 = min(weights[_TIER_DOUBLE], t1 / 8.0)
+    return t1, t2, t2 / 4.0
+
+
+@njit(**JIT)
+def _tier_value(tier: int, raw: float, t1: float, t2: float, cap: float) -> float:
+    """A player's clamped cell value from its tier and raw MICS value."""
+    if tier == 1:
+        return t1
+    if tier == 2:
+        return t2
+    return min(raw, cap)
+
+
+@njit(**JIT)
+def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # type: ignore[no-untyped-def]
+    """Sum over empty cells of (own cell value - opponent cell value), non-playable cells scaled.
+
+    board : int8[rows * cols]; heights : int32[cols]; weights : float64[9] (SPEC.weights order);
+    windows : unused (the kernel walks lines itself). O(rows * cols * k).
+    """
+    assert me == 1 or me == 2
+    t1, t2, cap = _tiers(weights)
+    total = 0.0
+    for cell in range(rows * cols):
+        if board[cell] != 0:
+            continue
+        tier_me, raw_me = _player_cell(board, rows, cols, k, cell, me, weights)
+        tier_op, raw_op = _player_cell(board, rows, cols, k, cell, 3 - me, weights)
+        value = _tier_value(tier_me, raw_me, t1, t2, cap) - _tier_value(tier_op, raw_op, t1, t2, cap)
+        if gravity and cell // cols != rows - 1 - heights[cell % cols]:
+            value *= weights[_UNPLAYABLE_MULT]
+        total += value
+    return total
+
+
+@njit(**JIT)
+def _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell):  # type: ignore[no-untyped-def]
+    """Own value (boosted when a win or a double threat) + opponent value (blocking) + adjacency at ``cell``.
+
+    board : int8[rows * cols]; heights : int32[cols]; weights : float64[9] (SPEC.weights order);
+    windows : unused; cell : empty and playable. O(k).
+    """
+    assert me == 1 or me == 2
+    assert board[cell] == 0
+    t1, t2, cap = _tiers(weights)
+    tier_me, raw_me = _player_cell(board, rows, cols, k, cell, me, weights)
+    tier_op, raw_op = _player_cell(board, rows, cols, k, cell, 3 - me, weights)
+    own = _tier_value(tier_me, raw_me, t1, t2, cap)
+    if tier_me <= 2:
+        own *= 1.0 + weights[_OWN_THREAT_BONUS]
+    r0, c0 = cell // cols, cell % cols
+    adjacent = 0
+    for r in range(max(0, r0 - 1), min(rows, r0 + 2)):
+        for c in range(max(0, c0 - 1), min(cols, c0 + 2)):
+            adjacent += board[r * cols + c] != 0
+    return own + _tier_value(tier_op, raw_op, t1, t2, cap) + min(weights[_ADJACENT_MULT] * adjacent, cap)
+
+
+def _refuse(game: KInARow) -> Optional[str]:
+    """MICS is defined on every k-in-a-row board: refuses nothing."""
+    return None
+
+
+SPEC = HeuristicSpec(
+    name="mics",
+    summary="MICS sliding-window cell values with finishing / double-threat / ordinary tiers (Bologna m,n,k player)",
+    source="001_2fbf89c63c21101d.txt, sections 'MICS - Minimum Incomplete Cell Set', "
+    "'Calcolo del MICS con le sliding window', 'Rilevamento dei doppio-giochi e fine-giochi', "
+    "'Punteggi per configurazioni di doppio-gioco e fine-gioco', 'Punteggi per allineamento e vicinanza', "
+    "'Ordinamento delle mosse'",
+    weights=(
+        WeightSpec("tier_finish", 1_000_000.0, 1e4, 1e8, log=True,
+                   doc="value of a finishing cell (a window lacks 1 stone); authors' WIN_VAL"),
+        WeightSpec("tier_double", 10_000.0, 1e2, 1e6, log=True,
+                   doc="value of a trivial double-threat cell, capped at tier_finish / 8; authors' DOUBLEPLAY_VAL"),
+        WeightSpec("window_mult", 1.0, 0.0, 20.0,
+                   doc="per k-window through the cell free of opponent stones, per direction (authors' numSliding)"),
+        WeightSpec("my_cell_mult", 10.0, 0.0, 50.0,
+                   doc="per own stone within reach (k - 1 cells, up to an opponent stone) per direction; MY_CELL_MULT"),
+        WeightSpec("mics_mult", 1.0, 0.0, 50.0,
+                   doc="per window reaching the minimum missing count, times mics_base ** stones in it (MICS term)"),
+        WeightSpec("mics_base", 2.0, 1.0, 4.0,
+                   doc="growth of the MICS term per stone in the best window (1: just count the best windows)"),
+        WeightSpec("adjacent_mult", 5.0, 0.0, 50.0,
+                   doc="ordering only: per stone of either colour among the 8 neighbours; ADIACENT_MULT"),
+        WeightSpec("own_threat_bonus", 1.0, 0.0, 3.0,
+                   doc="ordering only: the mover's own finishing/double value counts (1 + this) times (authors: x2)"),
+        WeightSpec("unplayable_mult", 0.5, 0.0, 1.0,
+                   doc="gravity only: scale of an empty cell that cannot be played yet in the board value"),
+    ),
+    refuse=_refuse,
+)

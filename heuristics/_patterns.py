@@ -1,0 +1,302 @@
+"""``patterns``: the COMP 472 shape heuristic (alive and dead threes and twos).
+
+Source: seed ``003_68fe610dd3fccf2d.txt`` (a COMP 472 report on the Double
+Card game, a connect-4-like game won by 4 in a row), section 2.2
+"Heuristic 1"; ``SPEC.md`` section 2, "Pattern heuristic".
+
+What the seed says.  Write a line of the board, for one player, with ``O``
+for an own stone, ``X`` for an empty point and ``@`` for "the other side or
+boundary"; turn the board into its 1-dimensional lines (rows, columns, both
+diagonals), score each line and sum, once for each player; return the
+AI's sum minus the human's.  The shapes and their values:
+
+==================  ===========================================  =======
+shape               seed's examples                              value
+==================  ===========================================  =======
+four connected      ``OOOO``                                     100,000
+alive-3             ``XOOOX``                                    10,000
+dead-3              ``@OOOX``, ``@OOXO``, ``@OXOO`` "and so on"  1,000
+double dead-3       "more than 1 Dead-3 starting from one        10,000
+                    position"
+alive-2             ``XOOXX``, ``XOXOX``, ``XXOOX`` "etc."       1,000
+dead-2              ``@OXOX`` "etc."                             500
+double alive-2      "more than 1 Alive-2 starting from one       10,000
+                    position"
+dead-3 and alive-2  "one side has a Dead-3, and one side has an  10,000
+                    Alive-2"
+unavailable-3/2/1   ``@OOO@``, ``@OO@``, ``@O@``                 -100 each
+==================  ===========================================  =======
+
+Decisions where the seed is vague (each is what the kernels compute, and
+what ``tests/naive_comp472.py`` recomputes by plain string matching):
+
+* **Lines.** Every full line of the board in the four directions, padded
+  with one ``@`` (the boundary) at each end.  ``@`` is an opponent stone or
+  the boundary; ``X`` is any empty cell.  The seed defines ``X`` as "empty
+  point" with no word about support, so gravity is ignored: with or without
+  it the score is the same.
+* **Shapes for any k** ("3" means ``k - 1`` stones, "2" means ``k - 2``,
+  "four" means ``k``).  For k = 4 these rules give exactly the seed's
+  examples plus their mirror images, nothing else:
+
+  - *connected*: ``k`` consecutive own stones;
+  - *alive-n*: ``k + 1`` cells, both end cells ``X``, no ``@``, exactly ``n``
+    own stones (``XOOOX``; ``XOOXX``, ``XOXOX``, ``XXOOX``);
+  - *dead-n*: ``@`` then an own stone then ``k - 1`` more cells, no ``@``
+    after the first cell, exactly ``n`` own stones (``@OOOX``, ``@OOXO``,
+    ``@OXOO``; ``@OOXX``, ``@OXOX``, ``@OXXO``), and the mirror images
+    (``XOOO@`` ...).  The ``@`` must touch a stone: ``@XOOO`` is not a
+    dead-3 because its three is scored by the rest of the line
+    (``@XOOOX`` is an alive-3, ``@XOOO@`` the dead-3 ``OOO@`` read from the
+    right);
+  - *unavailable*: ``@``, a run of ``r`` own stones, ``@``, with
+    ``1 <= r <= k - 1``; ``unavailable_3`` scores ``r = k - 1``,
+    ``unavailable_2`` ``r = k - 2``, ``unavailable_1`` every shorter run.
+* **Counting.** Every occurrence (shape and offset along the line) counts
+  once, overlapping ones included: ``XXOOXX`` holds two alive-2
+  (``XXOOX`` and ``XOOXX``), ``@OOXO@`` two dead-3 (one read from each
+  end), five in a row two "four connected".
+* **Double shapes.** "Position" means an own stone.  A stone takes part in
+  a dead-3 (alive-2) *in direction d* when it is one of the ``O`` cells of
+  some dead-3 (alive-2) occurrence on its line in direction d.  Each own
+  stone then adds, at most once each: ``double_dead_3`` if it takes part in
+  dead-3s in two or more directions; ``double_alive_2`` likewise for
+  alive-2; ``dead_3_alive_2`` if it takes part in a dead-3 in one direction
+  and an alive-2 in another.  These come on top of the single shapes'
+  values (the seed lists them as separate situations).
+* **Score** = own total minus opponent total, no side-to-move bonus: it is
+  antisymmetric in colour and, as the shape set is closed under reversal,
+  symmetric under a left-right mirror.  Wins are not detected (the search
+  scores them); a finished line still earns ``four_connected``.
+
+Refused sizes: ``k < 3`` (a "two" would have ``k - 2 = 0`` stones).
+
+``_order`` scores a cell by the change of the line-shape score (own minus
+opponent, so both own gain and blocking count) on the four lines through
+it, plus the double-shape bonuses the new stone itself earns; the other
+stones' double shapes are left out to keep it O(k^2).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from numba import njit
+
+from games import KInARow
+from games._jit import JIT
+from heuristics.spec import HeuristicSpec, WeightSpec
+
+# Kernel indices into ``weights`` (the order of SPEC.weights).
+_FOUR, _ALIVE_3, _DEAD_3, _DOUBLE_DEAD_3, _ALIVE_2, _DEAD_2 = 0, 1, 2, 3, 4, 5
+_DOUBLE_ALIVE_2, _DEAD_3_ALIVE_2, _UNAVAILABLE_3, _UNAVAILABLE_2, _UNAVAILABLE_1 = 6, 7, 8, 9, 10
+
+_OFF_BOARD = 3
+"""Line buffer value of a cell beyond the board: ``@`` for both players."""
+
+
+def _refuse(game: KInARow) -> Optional[str]:
+    if game.k < 3:
+        return f"patterns is defined for k >= 3 (its 'two' shapes hold k-2 stones); got k={game.k} in {game}"
+    return None
+
+
+SPEC = HeuristicSpec(
+    name="patterns",
+    summary="COMP 472 heuristic 1: alive/dead/unavailable threes and twos over every line, own minus opponent",
+    source="003_68fe610dd3fccf2d.txt, section 2.2 (Heuristic 1)",
+    weights=(
+        WeightSpec("four_connected", 100_000.0, 0.0, 1_000_000.0, doc="k own stones in a row (OOOO), per occurrence"),
+        WeightSpec("alive_3", 10_000.0, 0.0, 100_000.0, doc="k-1 stones open at both ends (XOOOX)"),
+        WeightSpec("dead_3", 1_000.0, 0.0, 10_000.0, doc="k-1 stones blocked on one side (@OOOX, @OOXO, @OXOO, mirrors)"),
+        WeightSpec("double_dead_3", 10_000.0, 0.0, 100_000.0, doc="bonus per stone in dead-3s in two or more directions"),
+        WeightSpec("alive_2", 1_000.0, 0.0, 10_000.0, doc="k-2 stones open at both ends (XOOXX, XOXOX, XXOOX)"),
+        WeightSpec("dead_2", 500.0, 0.0, 5_000.0, doc="k-2 stones blocked on one side (@OOXX, @OXOX, @OXXO, mirrors)"),
+        WeightSpec("double_alive_2", 10_000.0, 0.0, 100_000.0, doc="bonus per stone in alive-2s in two or more directions"),
+        WeightSpec("dead_3_alive_2", 10_000.0, 0.0, 100_000.0, doc="bonus per stone in a dead-3 and, in another direction, an alive-2"),
+        WeightSpec("unavailable_3", -100.0, -1_000.0, 0.0, doc="k-1 stones shut in at both ends (@OOO@)"),
+        WeightSpec("unavailable_2", -100.0, -1_000.0, 0.0, doc="k-2 stones shut in at both ends (@OO@)"),
+        WeightSpec("unavailable_1", -100.0, -1_000.0, 0.0, doc="k-3 or fewer stones shut in at both ends (@O@)"),
+    ),
+    refuse=_refuse,
+)
+
+
+@njit(**JIT)
+def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weights: np.ndarray, marks: np.ndarray, d: int) -> float:
+    """Player ``p``'s shape score over every occurrence lying inside ``line[:n]``.
+
+    line : int8[>= n], cell values along the line (0 empty, 1/2 stones, 3 off the board);
+        for ``p``, ``O`` is ``p``, ``X`` is 0, ``@`` anything else.
+    cells : int32[>= n], index into ``marks`` of each line position (only read at ``O``s).
+    marks : int32, bit ``d`` is or-ed in for the ``O``s of each dead-(k-1) occurrence,
+        bit ``4 + d`` for each alive-(k-2) occurrence (d = the line's direction, 0..3).
+    """
+    score = 0.0
+    for i in range(n):
+        # k own stones in a row
+        if i + k <= n:
+            full = True
+            for j in range(i, i + k):
+                if line[j] != p:
+                    full = False
+                    break
+            if full:
+                score += weights[_FOUR]
+        if i + k < n:
+            # alive-n: X, k-1 cells without @, X
+            if line[i] == 0 and line[i + k] == 0:
+                c = 0
+                ok = True
+                for j in range(i + 1, i + k):
+                    v = line[j]
+                    if v == p:
+                        c += 1
+                    elif v != 0:
+                        ok = False
+                        break
+                if ok and c == k - 1:
+                    score += weights[_ALIVE_3]
+                elif ok and c == k - 2:
+                    score += weights[_ALIVE_2]
+                    for j in range(i + 1, i + k):
+                        if line[j] == p:
+                            marks[cells[j]] |= 16 << d
+            # dead-n read forwards (@ at i) and backwards (@ at i + k)
+            for side in range(2):
+                wall = i if side == 0 else i + k
+                first = i + 1 if side == 0 else i
+                touch = i + 1 if side == 0 else i + k - 1
+                v = line[wall]
+                if v == 0 or v == p or line[touch] != p:
+                    continue
+                c = 0
+                ok = True
+                for j in range(first, first + k):
+                    v = line[j]
+                    if v == p:
+                        c += 1
+                    elif v != 0:
+                        ok = False
+                        break
+                if ok and c == k - 1:
+                    score += weights[_DEAD_3]
+                    for j in range(first, first + k):
+                        if line[j] == p:
+                            marks[cells[j]] |= 1 << d
+                elif ok and c == k - 2:
+                    score += weights[_DEAD_2]
+        # unavailable: @, r own stones, @
+        v = line[i]
+        if v != 0 and v != p and i + 1 < n and line[i + 1] == p:
+            j = i + 1
+            while j < n and line[j] == p:
+                j += 1
+            r = j - i - 1
+            if j < n and line[j] != 0 and r <= k - 1:
+                if r == k - 1:
+                    score += weights[_UNAVAILABLE_3]
+                elif r == k - 2:
+                    score += weights[_UNAVAILABLE_2]
+                else:
+                    score += weights[_UNAVAILABLE_1]
+    return score
+
+
+@njit(**JIT)
+def _double_bonus(mark: int, weights: np.ndarray) -> float:
+    """The double-shape bonuses of one stone from its direction bits (see ``_scan_line``)."""
+    dead = mark & 15
+    alive = (mark >> 4) & 15
+    n_dead = (dead & 1) + ((dead >> 1) & 1) + ((dead >> 2) & 1) + ((dead >> 3) & 1)
+    n_alive = (alive & 1) + ((alive >> 1) & 1) + ((alive >> 2) & 1) + ((alive >> 3) & 1)
+    bonus = 0.0
+    if n_dead >= 2:
+        bonus += weights[_DOUBLE_DEAD_3]
+    if n_alive >= 2:
+        bonus += weights[_DOUBLE_ALIVE_2]
+    # a dead-3 and an alive-2 in two different directions
+    if dead != 0 and alive != 0 and not (dead == alive and n_dead == 1):
+        bonus += weights[_DEAD_3_ALIVE_2]
+    return bonus
+
+
+@njit(**JIT)
+def _player_total(board: np.ndarray, rows: int, cols: int, k: int, p: int, weights: np.ndarray,
+                  line: np.ndarray, cells: np.ndarray, marks: np.ndarray) -> float:
+    """Player ``p``'s whole-board total: every padded line's shapes plus every stone's double bonus.
+
+    board : int8[rows * cols]; line : int8[max(rows, cols) + 2], cells : int32[same], marks :
+    int32[rows * cols] are scratch buffers.
+    """
+    marks[:] = 0
+    total = 0.0
+    for d in range(4):
+        dr = 0 if d == 0 else 1
+        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+        for start in range(rows * cols):
+            r, c = start // cols, start % cols
+            if 0 <= r - dr < rows and 0 <= c - dc < cols:
+                continue  # not the first cell of its line
+            n = 1
+            line[0] = _OFF_BOARD
+            while 0 <= r < rows and 0 <= c < cols:
+                line[n] = board[r * cols + c]
+                cells[n] = r * cols + c
+                n += 1
+                r += dr
+                c += dc
+            line[n] = _OFF_BOARD
+            total += _scan_line(line, cells, n + 1, k, p, weights, marks, d)
+    for cell in range(rows * cols):
+        if board[cell] == p and marks[cell] != 0:
+            total += _double_bonus(marks[cell], weights)
+    return total
+
+
+@njit(**JIT)
+def _evaluate(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool,
+              me: int, weights: np.ndarray, windows: np.ndarray) -> float:
+    """Own minus opponent pattern total (heights, gravity and windows unused).
+
+    board : int8[rows * cols]; weights : float64[11] in SPEC order.
+    """
+    assert k >= 3 and (me == 1 or me == 2)
+    size = max(rows, cols) + 2
+    line = np.empty(size, dtype=np.int8)
+    cells = np.zeros(size, dtype=np.int32)
+    marks = np.zeros(rows * cols, dtype=np.int32)
+    own = _player_total(board, rows, cols, k, me, weights, line, cells, marks)
+    opp = _player_total(board, rows, cols, k, 3 - me, weights, line, cells, marks)
+    return own - opp
+
+
+@njit(**JIT)
+def _order(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool,
+           me: int, weights: np.ndarray, windows: np.ndarray, cell: int) -> float:
+    """Change of the shape score on the 4 lines through ``cell`` if ``me`` plays it, plus its double bonus.
+
+    board : int8[rows * cols], ``board[cell]`` empty.  Each line is cut to the 2k+1
+    cells centred on ``cell`` (every shape touching ``cell`` fits in it).
+    """
+    assert board[cell] == 0 and k >= 3
+    opp = 3 - me
+    size = 2 * k + 1
+    seg = np.empty(size, dtype=np.int8)
+    idx = np.arange(size).astype(np.int32)
+    marks = np.zeros(size, dtype=np.int32)
+    row, col = cell // cols, cell % cols
+    change = 0.0
+    for d in range(4):
+        dr = 0 if d == 0 else 1
+        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+        for t in range(size):
+            r, c = row + (t - k) * dr, col + (t - k) * dc
+            seg[t] = board[r * cols + c] if 0 <= r < rows and 0 <= c < cols else _OFF_BOARD
+        before = _scan_line(seg, idx, size, k, me, weights, marks, d) - _scan_line(seg, idx, size, k, opp, weights, marks, d)
+        seg[k] = me
+        after = _scan_line(seg, idx, size, k, me, weights, marks, d) - _scan_line(seg, idx, size, k, opp, weights, marks, d)
+        change += after - before
+    # only marks[k] is read: the new stone, the one cell shared by the four segments
+    return change + _double_bonus(marks[k], weights)

@@ -1,0 +1,79 @@
+"""What every evaluator declares: its name, weights with defaults and tuning bounds, and the sizes it covers.
+
+An evaluator module (``heuristics/c4_features.py`` and its siblings) exposes
+``SPEC``, a :class:`HeuristicSpec`, and two numba kernels with one shared
+signature, so the search can call any of them through one dispatcher::
+
+    _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows) -> float
+    _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell) -> float
+
+board : int8[rows * cols], row 0 at the top, 0 empty, 1/2 stones (games._board layout)
+heights : int32[cols], stones per column (gravity: the next stone of column c lands on
+    row ``rows - 1 - heights[c]``)
+me : the stone value (1 or 2) of the side to move; scores are from its point of view
+weights : float64[n_weights], in the order of ``SPEC.weights``
+windows : int32[n_windows, k] from :func:`heuristics._lines.window_table`, every run of
+    k cells in the four directions (cells in line order)
+cell : an empty, playable cell; ``_order`` scores putting ``me``'s stone there
+    (higher = search it first); it must be cheap, O(k) to O(k^2), never a full evaluation.
+
+Contract shared by all evaluators (the property tests check it for each one):
+``_evaluate`` is antisymmetric in colour (swap all stones, keep ``me``: the score
+negates) and symmetric under a left-right mirror; it does not detect the end of
+the game (the search scores wins and draws itself).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from games import KInARow
+
+
+@dataclass(frozen=True)
+class WeightSpec:
+    """One tunable weight: its name, default, and the range a tuner may search."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    log: bool = False
+    """Search the range on a log scale (needs ``low > 0``)."""
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if not (self.low <= self.default <= self.high) or (self.log and self.low <= 0):
+            raise ValueError(f"weight {self.name!r}: default {self.default} outside [{self.low}, {self.high}] or bad log range")
+        if not all(math.isfinite(x) for x in (self.default, self.low, self.high)):
+            raise ValueError(f"weight {self.name!r}: default and bounds must be finite")
+
+
+@dataclass(frozen=True)
+class HeuristicSpec:
+    """A registered evaluator: name, source, weights, and which games it refuses."""
+
+    name: str
+    summary: str
+    source: str
+    """The seed document and section it implements."""
+    weights: tuple[WeightSpec, ...]
+    refuse: Callable[[KInARow], Optional[str]]
+    """Returns why ``game`` is not covered, or None if it is."""
+
+    @property
+    def weight_names(self) -> tuple[str, ...]:
+        """The weight names, in kernel order."""
+        return tuple(w.name for w in self.weights)
+
+    @property
+    def defaults(self) -> dict[str, float]:
+        """The default weights by name."""
+        return {w.name: w.default for w in self.weights}
+
+
+def any_game(game: KInARow) -> Optional[str]:
+    """A ``refuse`` for evaluators defined on every board."""
+    return None
