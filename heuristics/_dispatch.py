@@ -1,0 +1,75 @@
+"""One numba entry point for every evaluator, switched on the kernel id.
+
+Passing evaluator functions as arguments would force ``cache=False`` and a
+recompile per evaluator in every caller; an integer switch keeps the search
+kernels cacheable and costs one predictable branch.  Ids are positions in
+:data:`heuristics.registry.NAMES` (a test checks the two orders agree).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games._jit import JIT
+from heuristics._c4_features import _evaluate as _eval_c4_features
+from heuristics._c4_features import _order as _order_c4_features
+from heuristics._mics import _evaluate as _eval_mics
+from heuristics._mics import _order as _order_mics
+from heuristics._patterns import _evaluate as _eval_patterns
+from heuristics._patterns import _order as _order_patterns
+from heuristics._square_values import _evaluate as _eval_square_values
+from heuristics._square_values import _order as _order_square_values
+from heuristics._windows import _evaluate as _eval_windows
+from heuristics._windows import _order as _order_windows
+
+DISPATCH_ORDER = ("c4_features", "square_values", "patterns", "windows", "mics")
+
+
+@njit(**JIT)
+def _evaluate(hid, board, heights, rows, cols, k, gravity, me, weights, windows):  # type: ignore[no-untyped-def]
+    """Score ``board`` for the side ``me`` with evaluator ``hid`` (see heuristics.spec for the arguments)."""
+    if hid == 0:
+        return _eval_c4_features(board, heights, rows, cols, k, gravity, me, weights, windows)
+    if hid == 1:
+        return _eval_square_values(board, heights, rows, cols, k, gravity, me, weights, windows)
+    if hid == 2:
+        return _eval_patterns(board, heights, rows, cols, k, gravity, me, weights, windows)
+    if hid == 3:
+        return _eval_windows(board, heights, rows, cols, k, gravity, me, weights, windows)
+    return _eval_mics(board, heights, rows, cols, k, gravity, me, weights, windows)
+
+
+@njit(**JIT)
+def _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell):  # type: ignore[no-untyped-def]
+    """Ordering score of ``me`` playing ``cell`` with evaluator ``hid`` (higher: search first)."""
+    if hid == 0:
+        return _order_c4_features(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    if hid == 1:
+        return _order_square_values(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    if hid == 2:
+        return _order_patterns(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    if hid == 3:
+        return _order_windows(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    return _order_mics(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+
+
+@njit(**JIT)
+def _order_moves(hid, board, heights, rows, cols, k, gravity, me, weights, windows, moves, n, out):  # type: ignore[no-untyped-def]
+    """Fill ``out[:n]`` with the ordering scores of actions ``moves[:n]`` (columns or cells)."""
+    for i in range(n):
+        action = moves[i]
+        cell = (rows - 1 - heights[action]) * cols + action if gravity else action
+        out[i] = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+
+
+@njit(**JIT)
+def _evaluate_many(hid, boards, rows, cols, k, gravity, plies, weights, windows, out):  # type: ignore[no-untyped-def]
+    """Evaluate each board of ``boards`` (int8[n, cells]) for its side to move (from ``plies``)."""
+    heights = np.zeros(cols, dtype=np.int32)
+    for b in range(boards.shape[0]):
+        heights[:] = 0
+        for cell in range(boards.shape[1]):
+            if boards[b, cell] != 0:
+                heights[cell % cols] += 1
+        out[b] = _evaluate(hid, boards[b], heights, rows, cols, k, gravity, 1 + (plies[b] & 1), weights, windows)

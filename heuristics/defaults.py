@@ -1,0 +1,49 @@
+"""The default weight files shipped in ``weights/``, and the command that writes them.
+
+``python -m heuristics.defaults [--out weights]`` writes one file per
+evaluator and preset game it covers, named ``<game>-<heuristic>.json``
+(``connect4`` is 6x7 k=4, ``tictactoe`` 3,3,3, ``gomoku`` 15,15,5).  A test
+checks that the shipped files equal what this module generates, so they
+cannot drift from the registry's defaults.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
+from heuristics.registry import HEURISTICS
+from heuristics.weights import SearchSettings, WeightFile, save_weights
+
+PRESET_GAMES: dict[str, KInARow] = {"connect4": CONNECT4, "tictactoe": TIC_TAC_TOE, "gomoku": GOMOKU}
+DEFAULT_SEARCH = SearchSettings(depth=4)
+"""Depth 4: the depth of the Connect-4 paper's feature experiments (its situation 2)."""
+
+
+def default_weight_files() -> dict[str, WeightFile]:
+    """``{file name: record}`` for every (preset game, evaluator) pair the evaluator covers."""
+    files = {}
+    for tag, game in PRESET_GAMES.items():
+        for name, spec in HEURISTICS.items():
+            if spec.refuse(game) is None:
+                files[f"{tag}-{name}.json"] = WeightFile(game, name, spec.defaults, DEFAULT_SEARCH)
+    return files
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Write the default weight files; return the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m heuristics.defaults", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("weights"), help="folder to write into (default: weights)")
+    args = parser.parse_args(argv)
+    if not args.out.is_dir():
+        parser.error(f"--out {args.out}: not an existing folder")
+    for file_name, record in default_weight_files().items():
+        print(save_weights(record, args.out / file_name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

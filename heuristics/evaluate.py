@@ -1,0 +1,103 @@
+"""The public face of an evaluator: a named heuristic with weights, bound to one game.
+
+Example:
+    >>> from games import CONNECT4
+    >>> h = Evaluator("square_values", CONNECT4)
+    >>> h.evaluate(CONNECT4.position("4"))   # o to move; x holds the 7-window centre square
+    -7.0
+    >>> h.move_scores(CONNECT4.position())[3]
+    7.0
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional
+
+import numpy as np
+
+from games import KInARow, Position
+from games.errors import GameError
+from heuristics._dispatch import _evaluate, _order_moves
+from heuristics._lines import window_table
+from heuristics.errors import UnsupportedGameError
+from heuristics.registry import get_spec, kernel_id
+from heuristics.spec import HeuristicSpec
+from heuristics.weights import (
+    PathLike,
+    SearchSettings,
+    WeightFile,
+    check_weights,
+    load_weights,
+)
+
+
+class Evaluator:
+    """A registered heuristic, its weights, and the game it scores.
+
+    Args:
+        heuristic: a registered name (see :data:`heuristics.NAMES`).
+        game: the game whose positions it will score.
+        weights: overrides of the default weights, by name (the rest keep
+            their defaults).
+
+    Raises:
+        UnknownHeuristicError: ``heuristic`` is not registered.
+        UnsupportedGameError: the heuristic's definition does not cover ``game``.
+        WeightError: an unknown weight name or a non-finite value.
+    """
+
+    def __init__(self, heuristic: str, game: KInARow, weights: Optional[Mapping[str, float]] = None) -> None:
+        self.spec: HeuristicSpec = get_spec(heuristic)
+        reason = self.spec.refuse(game)
+        if reason is not None:
+            raise UnsupportedGameError(reason)
+        self.game = game
+        self.weights: dict[str, float] = check_weights(heuristic, {**self.spec.defaults, **(weights or {})})
+        self.weight_array = np.array(list(self.weights.values()), dtype=np.float64)
+        self.kernel_id = kernel_id(heuristic)
+        self.windows = window_table(game.rows, game.cols, game.k)
+
+    @property
+    def name(self) -> str:
+        """The heuristic's registered name."""
+        return self.spec.name
+
+    @classmethod
+    def from_file(cls, path: PathLike, game: Optional[KInARow] = None) -> Evaluator:
+        """Build the evaluator a weight file describes (checked against ``game`` if given)."""
+        loaded = load_weights(path, game)
+        return cls(loaded.heuristic, loaded.game, loaded.weights)
+
+    def to_weight_file(self, search: SearchSettings = SearchSettings(), provenance: Optional[dict] = None) -> WeightFile:  # type: ignore[type-arg]
+        """These weights as a :class:`WeightFile` record (save it with :func:`heuristics.save_weights`)."""
+        return WeightFile(self.game, self.name, dict(self.weights), search, dict(provenance or {}))
+
+    def evaluate(self, position: Position) -> float:
+        """The heuristic score of ``position`` from the side to move's point of view."""
+        self._check(position)
+        return float(
+            _evaluate(
+                self.kernel_id, position._board, position._heights, self.game.rows, self.game.cols, self.game.k,
+                self.game.gravity, 1 + position.to_move, self.weight_array, self.windows,
+            )
+        )  # fmt: skip
+
+    def move_scores(self, position: Position) -> np.ndarray:
+        """Ordering scores over the action space for the side to move: ``-inf`` where illegal."""
+        self._check(position)
+        moves = np.array(position.legal_moves(), dtype=np.int64)
+        scores = np.empty(moves.size, dtype=np.float64)
+        _order_moves(
+            self.kernel_id, position._board, position._heights, self.game.rows, self.game.cols, self.game.k,
+            self.game.gravity, 1 + position.to_move, self.weight_array, self.windows, moves, moves.size, scores,
+        )  # fmt: skip
+        out = np.full(self.game.n_actions, -np.inf)
+        out[moves] = scores
+        return out
+
+    def _check(self, position: Position) -> None:
+        if position.game != self.game:
+            raise GameError(f"{self.name} evaluator is bound to {self.game}; got a position of {position.game}")
+
+    def __repr__(self) -> str:
+        return f"Evaluator({self.name!r}, {self.game!r})"

@@ -1,0 +1,238 @@
+"""Weight files: a versioned JSON record of a heuristic's weights and the search they were tuned with.
+
+Format (version 1)::
+
+    {
+      "format": "alphabeta-gym-weights",
+      "version": 1,
+      "game": {"kind": "connect4", "rows": 6, "cols": 7, "k": 4},
+      "heuristic": "c4_features",
+      "weights": {"f1_four": 100000000.0, "...": 0.0},
+      "search": {"depth": 4, "branching": null, "nodes": null, "time_ms": null},
+      "provenance": {"study": "...", "trial": 17, "games": 400, "score": 0.56,
+                     "elo": 41.9, "elo_ci": [12.0, 71.8], "seed": 0,
+                     "date": "2026-11-22T10:00:00+00:00", "package_version": "0.1.0"}
+    }
+
+``search`` and ``provenance`` are optional; ``provenance`` is free-form JSON
+(the keys above are the ones the tuner writes).  Every weight of the
+heuristic must be present, with a finite number; unknown names are refused
+(a typo must not silently leave a weight at its default).  Files are written
+atomically (a temporary file in the same folder, then a rename), so a reader
+never sees half a file, and never pickled.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+from games import InvalidGameError, KInARow, make_game
+from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
+from heuristics.registry import get_spec
+
+FORMAT = "alphabeta-gym-weights"
+VERSION = 1
+_TOP_FIELDS = {"format", "version", "game", "heuristic", "weights", "search", "provenance"}
+_SEARCH_FIELDS = ("depth", "branching", "nodes", "time_ms")
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search a set of weights was tuned or meant for; None means "not fixed"."""
+
+    depth: Optional[int] = None
+    branching: Optional[int] = None
+    """q, the number of best-ordered moves searched at each node (None: all)."""
+    nodes: Optional[int] = None
+    """Node budget per move."""
+    time_ms: Optional[float] = None
+    """Time budget per move, in milliseconds."""
+
+
+def check_weights(heuristic: str, weights: Mapping[str, Any]) -> dict[str, float]:
+    """Return ``weights`` as a complete ``{name: float}`` dict in the heuristic's order.
+
+    Raises:
+        UnknownHeuristicError: ``heuristic`` is not registered.
+        WeightError: a name is unknown or missing, or a value is not a finite number.
+    """
+    spec = get_spec(heuristic)
+    names = spec.weight_names
+    unknown = sorted(set(weights) - set(names))
+    if unknown:
+        raise WeightError(f"unknown weight(s) {', '.join(map(repr, unknown))} for {heuristic}: its weights are {', '.join(names)}")
+    missing = [n for n in names if n not in weights]
+    if missing:
+        raise WeightError(f"missing weight(s) {', '.join(map(repr, missing))} for {heuristic}")
+    out = {}
+    for name in names:
+        value = weights[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise WeightError(f"weight {name!r} = {value!r} is not a finite number")
+        out[name] = float(value)
+    return out
+
+
+@dataclass(frozen=True)
+class WeightFile:
+    """The content of a weight file: game, heuristic, complete weights, search settings, provenance."""
+
+    game: KInARow
+    heuristic: str
+    weights: dict[str, float]
+    search: SearchSettings = SearchSettings()
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "weights", check_weights(self.heuristic, self.weights))
+        reason = get_spec(self.heuristic).refuse(self.game)
+        if reason is not None:
+            raise WeightError(reason)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written to disk."""
+        game = {"kind": self.game.kind, "rows": self.game.rows, "cols": self.game.cols, "k": self.game.k}
+        data: dict[str, Any] = {
+            "format": FORMAT, "version": VERSION, "game": game, "heuristic": self.heuristic,
+            "weights": dict(self.weights), "search": {name: getattr(self.search, name) for name in _SEARCH_FIELDS},
+        }  # fmt: skip
+        if self.provenance:
+            data["provenance"] = self.provenance
+        return data
+
+
+def save_weights(weight_file: WeightFile, path: PathLike) -> Path:
+    """Write ``weight_file`` to ``path`` atomically; return the path.
+
+    The JSON is written to a temporary file in the target folder, flushed to
+    disk, then renamed over ``path``: readers see the old file or the new
+    one, never a partial write, and a failure leaves no temporary behind.
+
+    Raises:
+        WeightFileError: the folder does not exist or is not writable, or the
+            provenance is not JSON-serialisable.
+    """
+    target = Path(path)
+    try:
+        text = json.dumps(weight_file.to_json(), indent=2, allow_nan=False) + "\n"
+    except (TypeError, ValueError) as exc:
+        raise WeightFileError(f"{target}: cannot be written as JSON: {exc}") from None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise WeightFileError(f"{target}: cannot write there: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return target
+
+
+def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
+    """Read and validate a weight file.
+
+    Args:
+        path: the JSON file.
+        game: if given, the file must be for exactly this game.
+
+    Raises:
+        WeightFileError: unreadable file, bad JSON, an unknown format or
+            version, an unknown top-level field, a bad game, an unknown
+            heuristic, missing/unknown/non-finite weights, bad search
+            settings, or a game other than ``game``; the message names the
+            file and the field.
+    """
+    source = Path(path)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise WeightFileError(f"{source}: cannot read: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise WeightFileError(f"{source}: not valid JSON: {exc}") from None
+    return _from_json(data, source, game)
+
+
+def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFile:
+    def fail(field_name: str, problem: str) -> WeightFileError:
+        return WeightFileError(f"{source}: field {field_name!r}: {problem}")
+
+    if not isinstance(data, dict):
+        raise WeightFileError(f"{source}: the top level must be a JSON object")
+    unknown = sorted(set(data) - _TOP_FIELDS)
+    if unknown:
+        raise fail(unknown[0], f"unknown field; allowed: {', '.join(sorted(_TOP_FIELDS))}")
+    for name in ("format", "version", "game", "heuristic", "weights"):
+        if name not in data:
+            raise fail(name, "missing")
+    if data["format"] != FORMAT:
+        raise fail("format", f"{data['format']!r} is not {FORMAT!r}")
+    if data["version"] != VERSION or isinstance(data["version"], bool):
+        raise fail("version", f"{data['version']!r} is not supported (this package reads version {VERSION})")
+    game = _game_from_json(data["game"], fail)
+    if expected is not None and game != expected:
+        raise fail("game", f"the file is for {game}, not {expected}")
+    heuristic = data["heuristic"]
+    if not isinstance(heuristic, str):
+        raise fail("heuristic", f"{heuristic!r} is not a name")
+    try:
+        get_spec(heuristic)
+    except UnknownHeuristicError as exc:
+        raise fail("heuristic", str(exc)) from None
+    if not isinstance(data["weights"], dict):
+        raise fail("weights", "must be an object of name: number")
+    try:
+        weights = check_weights(heuristic, data["weights"])
+    except WeightError as exc:
+        raise fail("weights", str(exc)) from None
+    search = _search_from_json(data.get("search", {}), fail)
+    provenance = data.get("provenance", {})
+    if not isinstance(provenance, dict):
+        raise fail("provenance", "must be an object")
+    try:
+        return WeightFile(game, heuristic, weights, search, provenance)
+    except WeightError as exc:
+        raise fail("game", str(exc)) from None
+
+
+def _game_from_json(raw: Any, fail: Any) -> KInARow:
+    if not isinstance(raw, dict) or set(raw) != {"kind", "rows", "cols", "k"}:
+        raise fail("game", "must be an object with exactly kind, rows, cols, k")
+    if raw["kind"] not in ("connect4", "mnk"):
+        raise fail("game.kind", f"{raw['kind']!r} is not 'connect4' or 'mnk'")
+    try:
+        return make_game(raw["kind"], raw["rows"], raw["cols"], raw["k"])
+    except InvalidGameError as exc:
+        raise fail("game", str(exc)) from None
+
+
+def _search_from_json(raw: Any, fail: Any) -> SearchSettings:
+    if not isinstance(raw, dict):
+        raise fail("search", "must be an object")
+    unknown = sorted(set(raw) - set(_SEARCH_FIELDS))
+    if unknown:
+        raise fail(f"search.{unknown[0]}", f"unknown field; allowed: {', '.join(_SEARCH_FIELDS)}")
+    values: dict[str, Any] = {}
+    for name in _SEARCH_FIELDS:
+        value = raw.get(name)
+        if value is None:
+            continue
+        integral = name != "time_ms"
+        is_number = isinstance(value, int) if integral else isinstance(value, (int, float))
+        if isinstance(value, bool) or not is_number or not math.isfinite(value) or value <= 0:
+            kind = "a positive integer" if integral else "a positive number"
+            raise fail(f"search.{name}", f"{value!r} is not {kind} or null")
+        values[name] = value
+    return SearchSettings(**values)
