@@ -11,8 +11,8 @@ Rules live here and nowhere else: heuristics, search and the environments
 all go through :class:`Position` or the kernels behind it.
 """
 
-from games.errors import GameError, IllegalMoveError, InvalidGameError, NotationError
 from games._perft import PerftRow, perft
+from games.errors import GameError, IllegalMoveError, InvalidGameError, NotationError
 from games.playout import PlayoutStats, random_playout, random_playouts
 from games.position import Player, Position
 from games.rules import (

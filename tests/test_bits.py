@@ -6,17 +6,19 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import Connect4, random_playouts
-from games import _bits
+from games import MAX_SIDE, Connect4, _bits, random_playouts
 from games._rng import new_state
 from tests.naive import NaiveGame
 
 
 @st.composite
-def bitboard_shapes(draw: st.DrawFn) -> tuple[int, int, int]:
-    """Every (rows, cols, k) whose gravity board fits 64 bits, up to the limit itself."""
-    rows = draw(st.integers(1, 15))
-    cols = draw(st.integers(2 if rows == 1 else 1, 64 // (rows + 1)))
+def bitboard_shapes(draw: st.DrawFn, max_side: int = 64) -> tuple[int, int, int]:
+    """Every (rows, cols, k) whose gravity board fits 64 bits, up to the limit itself.
+
+    The kernels take up to 32 columns (one row); games stop at ``MAX_SIDE``.
+    """
+    rows = draw(st.integers(1, min(15, max_side)))
+    cols = draw(st.integers(2 if rows == 1 else 1, min(max_side, 64 // (rows + 1))))
     return rows, cols, draw(st.integers(2, max(rows, cols)))
 
 
@@ -37,7 +39,7 @@ def test_has_run_matches_a_full_board_scan(shape: tuple[int, int, int], data: st
 
 
 @settings(max_examples=100, deadline=None)
-@given(bitboard_shapes(), st.integers(0, 2**63))
+@given(bitboard_shapes(max_side=MAX_SIDE), st.integers(0, 2**63))
 def test_bitboard_playouts_replay_the_array_playouts(shape: tuple[int, int, int], seed: int) -> None:
     """Same seed, same game on both representations: moves, winners and draws agree."""
     game = Connect4(*shape)

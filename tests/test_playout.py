@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4, random_playout, random_playouts
+from games import (
+    CONNECT4,
+    GOMOKU,
+    MNK,
+    TIC_TAC_TOE,
+    Connect4,
+    random_playout,
+    random_playouts,
+)
 
 
 @pytest.mark.parametrize("game", [CONNECT4, Connect4(9, 9, 5), TIC_TAC_TOE, GOMOKU, MNK(19, 19, 5)])

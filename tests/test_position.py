@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, IllegalMoveError, KInARow, Position
+from games import (
+    CONNECT4,
+    MNK,
+    TIC_TAC_TOE,
+    Connect4,
+    IllegalMoveError,
+    KInARow,
+    Position,
+)
 from tests.naive import NaiveGame
 
 
