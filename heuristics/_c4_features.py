@@ -29,8 +29,9 @@ seed text; every number below except 900,000 is ours):
 
 - "Infinity" is a finite weight: ``f1_four`` = 1e8 per fully owned 4-window
   (a run of five holds two), clearly above everything else; the search scores
-  real wins itself.  An open three ``f2_three_open`` = 1e7: above the
-  half-open three's 900,000, below ``f1_four``.
+  real wins itself.  The seed values the open three "Infinity" as well (the
+  win cannot be stopped), so ``f2_three_open`` defaults to the same 1e8: an
+  open three scores as a win.  The two stay separate weights for the tuner.
 - "Connected" means along one of the four lines (horizontal, vertical, both
   diagonals); F2 and F3 count *maximal* runs of exactly three or two stones
   (the squares just before and after the run are not the owner's); a run of
@@ -112,7 +113,7 @@ SPEC = HeuristicSpec(
     source="seed 000 (Kang, Wang, Hu 2019), section 3.3.1 Heuristics-1",
     weights=(
         WeightSpec("f1_four", 1e8, 1e6, 1e10, log=True, doc="F1: per 4-window fully owned (seed: infinity)"),
-        WeightSpec("f2_three_open", 1e7, 1e5, 1e9, log=True, doc="F2: three in a row, both end squares available (seed: infinity)"),
+        WeightSpec("f2_three_open", 1e8, 1e5, 1e10, log=True, doc="F2: three in a row, both end squares available (seed: infinity)"),
         WeightSpec("f2_three_half", 900_000.0, 1e4, 1e8, log=True, doc="F2: three in a row, one end square available (seed: 900,000)"),
         WeightSpec("f2_three_closed", 0.0, 0.0, 1e5, doc="F2: three in a row, no end square available (seed: 0)"),
         WeightSpec("f2_broken_three", 900_000.0, 1e4, 1e8, log=True, doc="F2: three stones in a 4-window with an empty inner gap (seed: 900,000)"),

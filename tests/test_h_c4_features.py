@@ -59,6 +59,14 @@ def test_f2_the_three_boards_of_figure_6() -> None:
     assert score(EMPTY5 + "..oxxxo", f2) == 100  # right: both ends taken
 
 
+def test_an_open_three_scores_as_a_win_with_default_weights() -> None:
+    """The seed gives F1 (four) and the open three the same value, "Infinity"."""
+    lone_stones = 2 * DEFAULTS["f4_col_ag"]  # o's (a,1) and (g,1) below are lone and on the edge
+    open_three = score(EMPTY5 + "o.xxx.o", vector(DEFAULTS))
+    four = score(EMPTY5 + "oxxxx.o", only(f1_four=DEFAULTS["f1_four"]))
+    assert open_three == four - lone_stones == DEFAULTS["f1_four"] - lone_stones
+
+
 def test_f2_the_right_board_of_figure_6_with_default_weights() -> None:
     # x's closed three is worth 0; o's (c,1) and (g,1) are lone stones: c is 300, g is 100.
     assert score(EMPTY5 + "..oxxxo", vector(DEFAULTS)) == -400
@@ -236,7 +244,7 @@ def test_spec_defaults_and_ranks() -> None:
     d = DEFAULTS
     assert d["f2_three_half"] == d["f2_broken_three"] == 900_000
     assert d["f2_three_closed"] == 0
-    assert d["f1_four"] > d["f2_three_open"] > d["f2_three_half"] > d["f3_two_open"] > d["f3_two_side"] > d["f4_col_d"]
+    assert d["f1_four"] == d["f2_three_open"] > d["f2_three_half"] > d["f3_two_open"] > d["f3_two_side"] > d["f4_col_d"]
     assert d["f4_col_d"] > d["f4_col_ce"] > d["f4_col_bf"] > d["f4_col_ag"] > 0
     assert all(w.doc for w in SPEC.weights) and len(set(NAMES)) == len(NAMES)
 
