@@ -16,3 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 JIT: dict[str, Any] = {"cache": True, "nogil": True}
+
+JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
+"""For the one kernel that reads the clock through an object-mode block,
+which needs the GIL (numba warns if such a kernel asks to release it)."""

@@ -1,1 +1,16 @@
-"""Negamax alpha-beta search and agents (arrives with issue 4)."""
+"""Negamax alpha-beta search, plain minimax, and agents.
+
+Public API::
+
+    from search import search, minimax, TranspositionTable, WIN_SCORE
+    result = search(position, Evaluator("c4_features", CONNECT4), depth=6, branching=4)
+    result.move, result.score, result.depth, result.nodes, result.pv
+"""
+
+from search.engine import SearchResult, TranspositionTable, calibrate, minimax, search
+from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end
+
+__all__ = [
+    "Agent", "HEURISTIC_LIMIT", "SearchResult", "TranspositionTable", "WIN_SCORE", "calibrate", "is_win_score",
+    "minimax", "plies_to_end", "search",
+]  # fmt: skip

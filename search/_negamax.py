@@ -1,0 +1,367 @@
+"""Negamax alpha-beta and plain minimax as numba kernels over the array boards of :mod:`games._board`.
+
+Contract of ``_negamax`` (fail-soft, as in Pascal Pons' solver): called with
+a window ``alpha < beta`` it returns a value ``v`` of the position, searched
+``depth`` plies deep with heuristic leaves, from the side to move, such that
+
+* ``alpha < v < beta``: ``v`` is the exact depth-limited minimax value;
+* ``v <= alpha``: the exact value is at most ``v`` (fail low);
+* ``v >= beta``: the exact value is at least ``v`` (fail high).
+
+Scores follow :mod:`search.protocol`: a win ``plies`` moves after the root
+scores ``WIN_SCORE - plies``, draws 0, heuristic leaves are clipped to
+``HEURISTIC_LIMIT``.  Transposition-table entries store win scores relative
+to their own node (``to_tt``/``from_tt``) so they stay true at any ply, and
+cut off only at *exactly* the searched depth, which keeps the value at a
+fixed depth identical with or without the table (the tests check it).
+
+At every node, in order: count the node and check the budgets; a full board
+is a draw; depth 0 evaluates; a winning move is played at once (it is the
+best possible value, seed 003's early stop); the moves that block an
+immediate opponent win are marked forced; the rest are ordered (TT move,
+forced blocks, killers, then the heuristic's ordering score, history as the
+tie-break) and, with a branching factor q, only the q best are searched
+(seed 001's heap selection).  Nothing here copies a board: moves are made
+and unmade in place.
+
+Argument bundles (all kernels):
+
+params : int64[N_PARAMS], see the ``P_*`` indices
+weights : float64[n_weights], windows : int32[n_windows, k] (heuristics.spec)
+zobrist : uint64[2, cells]
+tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves : int32[size]
+    (size a power of two; ``tt_keys == 0`` is an empty slot)
+killers : int32[max_ply, 2], history : int64[2, n_actions]
+pv : int32[max_ply, max_ply], pv_len : int32[max_ply]  (triangular PV table)
+move_buf : int64[max_ply, n_actions], key_buf : float64[max_ply, n_actions], hist_buf : int64[max_ply, n_actions]
+stats : int64[N_STATS]; deadline : float (time.perf_counter seconds, inf for none)
+root_noise : float64[n_actions], added to the root's ordering keys (seeded tie-breaking)
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+from numba import njit
+
+from games._board import _wins_through
+from games._jit import JIT, JIT_CLOCK
+from heuristics._dispatch import _evaluate, _order
+from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
+
+# params indices
+P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME = range(11)
+N_PARAMS = 11
+# stats indices
+S_NODES, S_ABORTED = 0, 1
+N_STATS = 2
+# transposition-table bound flags
+EXACT, LOWER, UPPER = 1, 2, 3
+
+_INF = np.inf
+_TT_BONUS = 4e18  # ordering classes, far above any clipped ordering score
+_BLOCK_BONUS = 3e18
+_KILLER_BONUS = 2e18
+_ORDER_LIMIT = 1e17
+_TIME_CHECK_MASK = 1023  # read the clock every 1024 nodes: ~1 us each, a few ms apart at most
+
+
+@njit(**JIT_CLOCK)
+def _now() -> float:
+    """``time.perf_counter()`` from inside a kernel (an object-mode call: use sparingly)."""
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(**JIT)
+def _cell_of(action: int, heights: np.ndarray, rows: int, cols: int, gravity: bool) -> int:
+    """The cell a legal ``action`` puts a stone on."""
+    return (rows - 1 - heights[action]) * cols + action if gravity else action
+
+
+@njit(**JIT)
+def _generate(board: np.ndarray, heights: np.ndarray, stones: int, params: np.ndarray, out: np.ndarray) -> int:
+    """Write the candidate actions into ``out``; return how many.
+
+    With gravity: every column that is not full.  Without: every empty cell,
+    or with ``radius`` r > 0 only empty cells within r (king moves) of a
+    stone (seed 003's "discard isolated cells"), the centre alone on an empty
+    board, and all empty cells if the radius leaves none.
+    """
+    rows, cols = params[P_ROWS], params[P_COLS]
+    n = 0
+    if params[P_GRAVITY]:
+        for col in range(cols):
+            if heights[col] < rows:
+                out[n] = col
+                n += 1
+        return n
+    radius = params[P_RADIUS]
+    if radius > 0:
+        if stones == 0:
+            out[0] = (rows // 2) * cols + cols // 2
+            return 1
+        for cell in range(rows * cols):
+            if board[cell] != 0:
+                continue
+            r0, c0 = cell // cols, cell % cols
+            near = False
+            for r in range(max(0, r0 - radius), min(rows, r0 + radius + 1)):
+                for c in range(max(0, c0 - radius), min(cols, c0 + radius + 1)):
+                    if board[r * cols + c] != 0:
+                        near = True
+                        break
+                if near:
+                    break
+            if near:
+                out[n] = cell
+                n += 1
+        if n > 0:
+            return n
+    for cell in range(rows * cols):
+        if board[cell] == 0:
+            out[n] = cell
+            n += 1
+    return n
+
+
+@njit(**JIT)
+def _leaf(board, heights, stones, params, weights, windows) -> float:  # type: ignore[no-untyped-def]
+    """The clipped heuristic value for the side to move."""
+    v = _evaluate(params[P_HID], board, heights, params[P_ROWS], params[P_COLS], params[P_K],
+                  params[P_GRAVITY] != 0, 1 + (stones & 1), weights, windows)  # fmt: skip
+    return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
+
+
+@njit(**JIT)
+def _to_tt(score: float, ply: int) -> float:
+    """Make a win score relative to the node at ``ply`` before storing it."""
+    if score > HEURISTIC_LIMIT:
+        return score + ply
+    if score < -HEURISTIC_LIMIT:
+        return score - ply
+    return score
+
+
+@njit(**JIT)
+def _from_tt(score: float, ply: int) -> float:
+    """Make a stored node-relative win score relative to the root again."""
+    if score > HEURISTIC_LIMIT:
+        return score - ply
+    if score < -HEURISTIC_LIMIT:
+        return score + ply
+    return score
+
+
+@njit(**JIT)
+def _budget_exhausted(params: np.ndarray, stats: np.ndarray, deadline: float) -> bool:
+    """Count a node unless a budget is spent; then set the abort flag and return True.
+
+    A node past the node budget is not counted, so the count never exceeds it.
+    """
+    if params[P_NODE_LIMIT] > 0 and stats[S_NODES] >= params[P_NODE_LIMIT]:
+        stats[S_ABORTED] = 1
+        return True
+    stats[S_NODES] += 1
+    if params[P_CHECK_TIME] and (stats[S_NODES] & _TIME_CHECK_MASK) == 0 and _now() > deadline:
+        stats[S_ABORTED] = 1
+    return stats[S_ABORTED] != 0
+
+
+@njit(**JIT)
+def _better(key_a: float, hist_a: int, key_b: float, hist_b: int) -> bool:
+    """Ordering: a strictly before b (higher key; on equal keys, higher history)."""
+    return key_a > key_b or (key_a == key_b and hist_a > hist_b)
+
+
+@njit(**JIT)
+def _sift_down(heap: np.ndarray, size: int, keys: np.ndarray, hist: np.ndarray, i: int) -> None:
+    """Restore the min-heap (worst move on top) below position ``i``."""
+    while True:
+        worst, left, right = i, 2 * i + 1, 2 * i + 2
+        if left < size and _better(keys[heap[worst]], hist[heap[worst]], keys[heap[left]], hist[heap[left]]):
+            worst = left
+        if right < size and _better(keys[heap[worst]], hist[heap[worst]], keys[heap[right]], hist[heap[right]]):
+            worst = right
+        if worst == i:
+            return
+        heap[i], heap[worst] = heap[worst], heap[i]
+        i = worst
+
+
+@njit(**JIT)
+def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.ndarray) -> int:
+    """Write the indices of the best ``q`` of ``n`` moves into ``out``, best first; return how many.
+
+    A min-heap of size q keeps the q best seen so far: O(n log q) (seed 001),
+    then the heap is emptied worst-first into the tail of ``out``.
+    """
+    size = 0
+    for i in range(n):
+        if size < q:
+            out[size] = i
+            size += 1
+            j = size - 1
+            while j > 0:  # sift up
+                parent = (j - 1) // 2
+                if _better(keys[out[parent]], hist[out[parent]], keys[out[j]], hist[out[j]]):
+                    out[parent], out[j] = out[j], out[parent]
+                    j = parent
+                else:
+                    break
+        elif _better(keys[i], hist[i], keys[out[0]], hist[out[0]]):
+            out[0] = i
+            _sift_down(out, size, keys, hist, 0)
+    m = size
+    while size > 1:  # heap sort in place: the worst goes last each time
+        out[0], out[size - 1] = out[size - 1], out[0]
+        size -= 1
+        _sift_down(out, size, keys, hist, 0)
+    return m
+
+
+@njit(**JIT)
+def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weights, windows, zobrist,  # type: ignore[no-untyped-def]
+             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, killers, history, pv, pv_len,
+             move_buf, key_buf, hist_buf, order_buf, stats, deadline, root_noise):  # fmt: skip
+    """Fail-soft negamax alpha-beta value of the position (see the module docstring)."""
+    pv_len[ply] = ply
+    if _budget_exhausted(params, stats, deadline):
+        return 0.0
+    rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
+    gravity = params[P_GRAVITY] != 0
+    if stones == rows * cols:
+        return 0.0
+    if depth == 0:
+        return _leaf(board, heights, stones, params, weights, windows)
+
+    alpha_orig = alpha
+    tt_move = -1
+    slot = np.int64(0)  # int64 throughout: numba would unify int64 with uint64 into float64
+    use_tt = params[P_USE_TT] != 0
+    if use_tt:
+        slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
+        if tt_keys[slot] == key:
+            tt_move = tt_moves[slot]
+            if tt_depths[slot] == depth:
+                stored = _from_tt(tt_scores[slot], ply)
+                flag = tt_flags[slot]
+                if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                    pv[ply, ply] = tt_move
+                    pv_len[ply] = ply + 1
+                    return stored
+
+    me = 1 + (stones & 1)
+    moves = move_buf[ply]
+    keys = key_buf[ply]
+    hist = hist_buf[ply]
+    n = _generate(board, heights, stones, params, moves)
+    # A winning move is the best value there is: play it and stop.
+    for i in range(n):
+        cell = _cell_of(moves[i], heights, rows, cols, gravity)
+        board[cell] = me
+        wins = _wins_through(board, rows, cols, k, cell)
+        board[cell] = 0
+        if wins:
+            pv[ply, ply] = moves[i]
+            pv_len[ply] = ply + 1
+            return WIN_SCORE - (ply + 1)
+
+    ordering = params[P_ORDERING] != 0
+    for i in range(n):
+        action = moves[i]
+        cell = _cell_of(action, heights, rows, cols, gravity)
+        board[cell] = 3 - me  # would the opponent win here? then this move is a forced block
+        blocks = _wins_through(board, rows, cols, k, cell)
+        board[cell] = 0
+        score = 0.0
+        if ordering:
+            score = _order(params[P_HID], board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+            score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
+            if action == killers[ply, 0] or action == killers[ply, 1]:
+                score += _KILLER_BONUS
+            hist[i] = history[me - 1, action]
+        else:
+            hist[i] = 0
+        if blocks:
+            score += _BLOCK_BONUS
+        if action == tt_move:
+            score += _TT_BONUS
+        if ply == 0:
+            score += root_noise[action]
+        keys[i] = score
+
+    q = params[P_BRANCHING]
+    order = order_buf[ply]
+    m = _select_best(keys, hist, n, q if 0 < q < n else n, order)
+
+    best = -_INF
+    best_move = -1
+    for j in range(m):
+        action = moves[order[j]]
+        cell = _cell_of(action, heights, rows, cols, gravity)
+        board[cell] = me
+        heights[cell % cols] += 1
+        child_key = key ^ zobrist[me - 1, cell]
+        score = -_negamax(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
+                          params, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
+                          killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, stats, deadline,
+                          root_noise)  # fmt: skip
+        board[cell] = 0
+        heights[cell % cols] -= 1
+        if stats[S_ABORTED]:
+            return 0.0
+        if score > best:
+            best = score
+            best_move = action
+            if score > alpha:
+                pv[ply, ply] = action
+                for p in range(ply + 1, pv_len[ply + 1]):
+                    pv[ply, p] = pv[ply + 1, p]
+                pv_len[ply] = max(pv_len[ply + 1], ply + 1)
+                if score >= beta:
+                    if action != killers[ply, 0]:
+                        killers[ply, 1] = killers[ply, 0]
+                        killers[ply, 0] = action
+                    history[me - 1, action] += depth * depth
+                    break
+
+    if use_tt:
+        tt_keys[slot] = key
+        tt_scores[slot] = _to_tt(best, ply)
+        tt_depths[slot] = depth
+        tt_moves[slot] = best_move
+        tt_flags[slot] = UPPER if best <= alpha_orig else (LOWER if best >= beta else EXACT)
+    return best
+
+
+@njit(**JIT)
+def _minimax(board, heights, stones, ply, depth, params, weights, windows, move_buf, stats):  # type: ignore[no-untyped-def]
+    """Plain negamax without pruning, ordering or tables: the reference value and the paper's node counts."""
+    stats[S_NODES] += 1
+    rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
+    gravity = params[P_GRAVITY] != 0
+    if stones == rows * cols:
+        return 0.0
+    if depth == 0:
+        return _leaf(board, heights, stones, params, weights, windows)
+    me = 1 + (stones & 1)
+    moves = move_buf[ply]
+    n = _generate(board, heights, stones, params, moves)
+    best = -_INF
+    for i in range(n):
+        cell = _cell_of(moves[i], heights, rows, cols, gravity)
+        board[cell] = me
+        heights[cell % cols] += 1
+        if _wins_through(board, rows, cols, k, cell):
+            score = WIN_SCORE - (ply + 1)
+            stats[S_NODES] += 1  # the terminal child is a node too
+        else:
+            score = -_minimax(board, heights, stones + 1, ply + 1, depth - 1, params, weights, windows, move_buf, stats)
+        board[cell] = 0
+        heights[cell % cols] -= 1
+        best = max(best, score)
+    return best

@@ -1,0 +1,235 @@
+"""Iterative-deepening alpha-beta search over any registered heuristic, with depth, node and time budgets.
+
+Example:
+    >>> from games import TIC_TAC_TOE
+    >>> from heuristics import Evaluator
+    >>> result = search(TIC_TAC_TOE.position(), Evaluator("windows", TIC_TAC_TOE), depth=9)
+    >>> result.score, result.depth       # tic-tac-toe is a draw
+    (0.0, 9)
+
+Budgets (any combination; at least one is needed):
+
+* ``depth``: the deepest iteration;
+* ``nodes``: total nodes over all iterations.  The kernel stops the moment
+  the count passes the budget, so it is never exceeded, with one documented
+  exception: the depth-1 iteration always completes (a move is needed), so
+  a budget smaller than that iteration (at most one node per legal move,
+  plus the root) is overshot by at most that much;
+* ``time_ms``: wall time.  The kernel reads the clock every 1,024 nodes and
+  stops past the deadline; the move of the last completed iteration is
+  returned (the depth-1 iteration again always completes).
+
+The search also stops as soon as an iteration proves a win or a loss (seed
+003's early stop), or when the depth reaches the end of the game.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from games import Action, Position
+from games.position import _zobrist
+from heuristics import Evaluator
+from search import _negamax as nm
+from search.protocol import is_win_score
+
+
+class TranspositionTable:
+    """Fixed-size arrays of (key, score, depth, bound, move), indexed by the low bits of the key.
+
+    Keep one per game (entries stay valid across its moves); :meth:`clear`
+    between games.  Always-replace: the newest entry takes the slot.
+
+    Args:
+        size: number of entries, rounded up to a power of two (default 2**20,
+            about 25 MB).
+    """
+
+    def __init__(self, size: int = 1 << 20) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"tt size={size!r} must be a positive integer")
+        size = 1 << max(0, (size - 1).bit_length())
+        self.keys = np.zeros(size, dtype=np.uint64)
+        self.scores = np.zeros(size, dtype=np.float64)
+        self.depths = np.zeros(size, dtype=np.int32)
+        self.flags = np.zeros(size, dtype=np.int32)
+        self.moves = np.zeros(size, dtype=np.int32)
+
+    @property
+    def size(self) -> int:
+        """Number of slots."""
+        return int(self.keys.size)
+
+    def clear(self) -> None:
+        """Empty every slot (a new game)."""
+        self.keys[:] = 0
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found."""
+
+    move: Action
+    """Best move of the deepest completed iteration."""
+    score: float
+    """Its value from the side to move (see :mod:`search.protocol` for win scores)."""
+    depth: int
+    """Deepest completed iteration."""
+    nodes: int
+    """Nodes visited in all iterations, the aborted one included."""
+    seconds: float
+    pv: tuple[Action, ...]
+    """Principal variation from the searched position (may stop short at a table hit)."""
+
+
+class _Buffers:
+    """Per-search scratch arrays sized for one position (kept between iterations)."""
+
+    def __init__(self, position: Position) -> None:
+        game = position.game
+        max_ply = game.n_cells - position.ply + 2
+        self.move = np.zeros((max_ply, game.n_actions), dtype=np.int64)
+        self.key = np.zeros((max_ply, game.n_actions), dtype=np.float64)
+        self.hist = np.zeros((max_ply, game.n_actions), dtype=np.int64)
+        self.order = np.zeros((max_ply, game.n_actions), dtype=np.int64)
+        self.killers = np.full((max_ply, 2), -1, dtype=np.int32)
+        self.history = np.zeros((2, game.n_actions), dtype=np.int64)
+        self.pv = np.zeros((max_ply, max_ply), dtype=np.int32)
+        self.pv_len = np.zeros(max_ply, dtype=np.int32)
+
+
+_NO_TT = TranspositionTable(1)
+
+
+def _params(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
+            use_tt: bool, ordering: bool, node_limit: int, check_time: bool) -> np.ndarray:  # fmt: skip
+    game = position.game
+    params = np.zeros(nm.N_PARAMS, dtype=np.int64)
+    params[[nm.P_ROWS, nm.P_COLS, nm.P_K, nm.P_GRAVITY, nm.P_HID]] = (
+        game.rows, game.cols, game.k, int(game.gravity), evaluator.kernel_id,
+    )  # fmt: skip
+    params[nm.P_BRANCHING] = branching or 0
+    params[nm.P_RADIUS] = 0 if game.gravity else (radius or 0)
+    params[nm.P_USE_TT], params[nm.P_ORDERING] = int(use_tt), int(ordering)
+    params[nm.P_NODE_LIMIT], params[nm.P_CHECK_TIME] = node_limit, int(check_time)
+    return params
+
+
+def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int], nodes: Optional[int],
+                   time_ms: Optional[float], branching: Optional[int], radius: Optional[int]) -> None:  # fmt: skip
+    if position.game != evaluator.game:
+        raise ValueError(f"the evaluator is for {evaluator.game}, the position is of {position.game}")
+    if position.is_terminal():
+        raise ValueError(f"position {position.move_string()!r} is over: there is nothing to search")
+    if depth is None and nodes is None and time_ms is None:
+        raise ValueError("give at least one budget: depth, nodes or time_ms")
+    for name, value in (("depth", depth), ("nodes", nodes), ("branching", branching)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name}={value!r} must be a positive integer or None")
+    if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int) or radius < 0):
+        raise ValueError(f"radius={radius!r} must be a non-negative integer or None")
+    if time_ms is not None and not (isinstance(time_ms, (int, float)) and math.isfinite(time_ms) and time_ms > 0):
+        raise ValueError(f"time_ms={time_ms!r} must be a positive number or None")
+
+
+def search(
+    position: Position,
+    evaluator: Evaluator,
+    *,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time_ms: Optional[float] = None,
+    branching: Optional[int] = None,
+    radius: Optional[int] = None,
+    tt: Optional[TranspositionTable] = None,
+    use_tt: bool = True,
+    ordering: bool = True,
+    rng: Optional[np.random.Generator] = None,
+) -> SearchResult:
+    """Search ``position`` by iterative deepening and return the best move found.
+
+    Args:
+        position: a position that is not over (it is left unchanged).
+        evaluator: the heuristic scoring the leaves and ordering the moves.
+        depth, nodes, time_ms: budgets, see the module docstring.
+        branching: q, search only the q best-ordered moves at each node
+            (immediate wins are always played, forced blocks always kept);
+            None searches all.
+        radius: m,n,k only: consider only empty cells within this king-move
+            distance of a stone, the centre on an empty board; None: all.
+        tt: a table to use and keep (e.g. across the moves of a game); a
+            fresh one of 2**16 entries if None.
+        use_tt, ordering: switch the table or the move ordering off (tests
+            and node-count studies).
+        rng: breaks ties between equally ordered root moves at random
+            (seeded agents); None keeps the deterministic order.
+
+    Raises:
+        ValueError: a bad budget, a finished position, or an evaluator for another game.
+    """
+    _check_budgets(position, evaluator, depth, nodes, time_ms, branching, radius)
+    started = time.perf_counter()
+    deadline = started + time_ms / 1000.0 if time_ms is not None else math.inf
+    game = position.game
+    remaining = game.n_cells - position.ply
+    max_depth = min(depth or remaining, remaining)
+    table = tt if tt is not None else (TranspositionTable(1 << 16) if use_tt else _NO_TT)
+    buffers = _Buffers(position)
+    noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
+    stats = np.zeros(nm.N_STATS, dtype=np.int64)
+    board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
+    zobrist = _zobrist(game.n_cells)
+    best: Optional[SearchResult] = None
+    for d in range(1, max_depth + 1):
+        first = best is None  # the depth-1 iteration must finish: a move is needed
+        params = _params(position, evaluator, branching, radius, use_tt, ordering,
+                         0 if first else (nodes or 0), not first and time_ms is not None)  # fmt: skip
+        score = nm._negamax(
+            board, heights, key, position.ply, 0, d, -math.inf, math.inf, params, evaluator.weight_array,
+            evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves,
+            buffers.killers, buffers.history, buffers.pv, buffers.pv_len, buffers.move, buffers.key,
+            buffers.hist, buffers.order, stats, deadline, noise,
+        )  # fmt: skip
+        if stats[nm.S_ABORTED]:
+            break
+        pv = tuple(int(m) for m in buffers.pv[0, : buffers.pv_len[0]])
+        best = SearchResult(pv[0], float(score), d, int(stats[nm.S_NODES]), time.perf_counter() - started, pv)
+        if is_win_score(score) or (nodes is not None and stats[nm.S_NODES] >= nodes):
+            break
+        if time_ms is not None and time.perf_counter() >= deadline:
+            break
+    assert best is not None
+    return SearchResult(best.move, best.score, best.depth, int(stats[nm.S_NODES]), time.perf_counter() - started, best.pv)
+
+
+def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> tuple[float, int]:
+    """Plain minimax (negamax form, no pruning): ``(value, nodes)`` at a fixed ``depth``.
+
+    The reference the alpha-beta tests compare against, and the node count
+    the Connect-4 paper's figures show without pruning.
+    """
+    _check_budgets(position, evaluator, depth, None, None, None, radius)
+    buffers = _Buffers(position)
+    stats = np.zeros(nm.N_STATS, dtype=np.int64)
+    params = _params(position, evaluator, None, radius, False, False, 0, False)
+    value = nm._minimax(position._board.copy(), position._heights.copy(), position.ply, 0, depth, params,
+                        evaluator.weight_array, evaluator.windows, buffers.move, stats)  # fmt: skip
+    return float(value), int(stats[nm.S_NODES])
+
+
+def calibrate(evaluator: Evaluator, position: Optional[Position] = None, seconds: float = 0.2) -> float:
+    """Nodes per second of this machine for ``evaluator`` (seed 001's timing player).
+
+    Searches ``position`` (default: the empty board) deeper and deeper for
+    about ``seconds`` and returns the rate, so a time limit can be turned
+    into a node budget: ``nodes = int(rate * time_ms / 1000)``.
+    """
+    position = position or evaluator.game.position()
+    search(position, evaluator, depth=1)  # compile or load the kernels outside the measurement
+    result = search(position, evaluator, time_ms=seconds * 1000.0)
+    return result.nodes / max(result.seconds, 1e-9)
