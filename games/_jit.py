@@ -1,4 +1,4 @@
-"""The one place where numba options are set.
+"""The one place where numba options are set, and the guard that keeps numba's cache honest.
 
 Every kernel in the project is decorated with ``@njit(**JIT)``.  Keeping the
 options here means a change (say, turning on ``fastmath`` for an experiment)
@@ -9,14 +9,64 @@ hard-codes its own options.
 first import on a machine pays the compile time.  ``fastmath`` stays off: the
 kernels are integer code, and exact float results keep evaluations
 reproducible across machines.
+
+Numba invalidates a cached kernel when *its own* file changes, but not when a
+kernel it calls from another file does: after editing ``heuristics/_mics.py``
+the cached search kernel would still run the old evaluator.  So on import
+this module hashes the kernel modules (files with ``@njit``) of every
+package and, when the hash
+differs from the one recorded with the cache, deletes the cached kernels of
+all of them (they recompile once).  It costs a millisecond or two per import.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Sequence
 
 JIT: dict[str, Any] = {"cache": True, "nogil": True}
 
 JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
 """For the one kernel that reads the clock through an object-mode block,
 which needs the GIL (numba warns if such a kernel asks to release it)."""
+
+KERNEL_PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
+_STAMP = "kernel-sources.sha1"
+
+
+def invalidate_stale_caches(root: Path, packages: Sequence[str] = KERNEL_PACKAGES) -> bool:
+    """Delete numba's cached kernels under ``root/<package>/__pycache__`` if any source changed.
+
+    Returns True if caches were deleted.  Read-only installs are left alone.
+    """
+    digest = hashlib.sha1()
+    for package in packages:
+        for source in sorted((root / package).glob("*.py")):
+            text = source.read_bytes()
+            if b"@njit" in text:  # only kernel modules: editing a facade needs no recompile
+                digest.update(f"{package}/{source.name}\0".encode())
+                digest.update(text)
+    stamp = root / packages[0] / "__pycache__" / _STAMP
+    current = digest.hexdigest()
+    try:
+        if stamp.read_text() == current:
+            return False
+    except OSError:
+        pass
+    try:
+        for package in packages:
+            for cached in (root / package / "__pycache__").glob("*.nb[ic]"):
+                cached.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        temporary = stamp.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(current)
+        os.replace(temporary, stamp)
+    except OSError:
+        return False
+    return True
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):  # a user-chosen cache folder is the user's to manage
+    invalidate_stale_caches(Path(__file__).resolve().parents[1])
