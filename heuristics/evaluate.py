@@ -5,7 +5,7 @@ Example:
     >>> h = Evaluator("square_values", CONNECT4)
     >>> h.evaluate(CONNECT4.position("4"))   # o to move; x holds the 7-window centre square
     -7.0
-    >>> h.move_scores(CONNECT4.position())[3]
+    >>> float(h.move_scores(CONNECT4.position())[3])
     7.0
 """
 

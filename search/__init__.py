@@ -7,10 +7,10 @@ Public API::
     result.move, result.score, result.depth, result.nodes, result.pv
 """
 
-from search.engine import SearchResult, TranspositionTable, calibrate, minimax, search
+from search.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end
 
 __all__ = [
     "Agent", "HEURISTIC_LIMIT", "SearchResult", "TranspositionTable", "WIN_SCORE", "calibrate", "is_win_score",
-    "minimax", "plies_to_end", "search",
+    "minimax", "minimax_scores", "plies_to_end", "search",
 ]  # fmt: skip

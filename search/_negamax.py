@@ -26,7 +26,7 @@ and unmade in place.
 
 Argument bundles (all kernels):
 
-params : int64[N_PARAMS], see the ``P_*`` indices
+params : int64[N_PARAMS], see the ``P_*`` indices (P_TIME_MASK: read the clock when nodes & mask == 0)
 weights : float64[n_weights], windows : int32[n_windows, k] (heuristics.spec)
 zobrist : uint64[2, cells]
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves : int32[size]
@@ -52,8 +52,8 @@ from heuristics._dispatch import _evaluate, _order
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
 # params indices
-P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME = range(11)
-N_PARAMS = 11
+P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME, P_TIME_MASK = range(12)
+N_PARAMS = 12
 # stats indices
 S_NODES, S_ABORTED = 0, 1
 N_STATS = 2
@@ -65,7 +65,6 @@ _TT_BONUS = 4e18  # ordering classes, far above any clipped ordering score
 _BLOCK_BONUS = 3e18
 _KILLER_BONUS = 2e18
 _ORDER_LIMIT = 1e17
-_TIME_CHECK_MASK = 1023  # read the clock every 1024 nodes: ~1 us each, a few ms apart at most
 
 
 @njit(**JIT_CLOCK)
@@ -166,7 +165,9 @@ def _budget_exhausted(params: np.ndarray, stats: np.ndarray, deadline: float) ->
         stats[S_ABORTED] = 1
         return True
     stats[S_NODES] += 1
-    if params[P_CHECK_TIME] and (stats[S_NODES] & _TIME_CHECK_MASK) == 0 and _now() > deadline:
+    # The clock costs ~1 us (object mode), so it is read every 2**j nodes, with
+    # 2**j - 1 = params[P_TIME_MASK] chosen by the caller to be ~0.5 ms of search.
+    if params[P_CHECK_TIME] and (stats[S_NODES] & params[P_TIME_MASK]) == 0 and _now() > deadline:
         stats[S_ABORTED] = 1
     return stats[S_ABORTED] != 0
 

@@ -15,9 +15,11 @@ Budgets (any combination; at least one is needed):
   exception: the depth-1 iteration always completes (a move is needed), so
   a budget smaller than that iteration (at most one node per legal move,
   plus the root) is overshot by at most that much;
-* ``time_ms``: wall time.  The kernel reads the clock every 1,024 nodes and
-  stops past the deadline; the move of the last completed iteration is
-  returned (the depth-1 iteration again always completes).
+* ``time_ms``: wall time.  The kernel reads the clock every 2**j nodes, j
+  chosen from the node rate of the iterations so far to be about half a
+  millisecond apart (at most 1,024 nodes), and stops past the deadline; the
+  move of the last completed iteration is returned (the depth-1 iteration
+  again always completes).
 
 The search also stops as soon as an iteration proves a win or a loss (seed
 003's early stop), or when the depth reaches the end of the game.
@@ -36,7 +38,7 @@ from games import Action, Position
 from games.position import _zobrist
 from heuristics import Evaluator
 from search import _negamax as nm
-from search.protocol import is_win_score
+from search.protocol import WIN_SCORE, is_win_score
 
 
 class TranspositionTable:
@@ -107,7 +109,7 @@ _NO_TT = TranspositionTable(1)
 
 
 def _params(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
-            use_tt: bool, ordering: bool, node_limit: int, check_time: bool) -> np.ndarray:  # fmt: skip
+            use_tt: bool, ordering: bool, node_limit: int, check_time: bool, time_mask: int = 0) -> np.ndarray:  # fmt: skip
     game = position.game
     params = np.zeros(nm.N_PARAMS, dtype=np.int64)
     params[[nm.P_ROWS, nm.P_COLS, nm.P_K, nm.P_GRAVITY, nm.P_HID]] = (
@@ -116,8 +118,14 @@ def _params(position: Position, evaluator: Evaluator, branching: Optional[int], 
     params[nm.P_BRANCHING] = branching or 0
     params[nm.P_RADIUS] = 0 if game.gravity else (radius or 0)
     params[nm.P_USE_TT], params[nm.P_ORDERING] = int(use_tt), int(ordering)
-    params[nm.P_NODE_LIMIT], params[nm.P_CHECK_TIME] = node_limit, int(check_time)
+    params[nm.P_NODE_LIMIT], params[nm.P_CHECK_TIME], params[nm.P_TIME_MASK] = node_limit, int(check_time), time_mask
     return params
+
+
+def _time_mask(nodes: int, seconds: float) -> int:
+    """A mask 2**j - 1 so that 2**j nodes take about half a millisecond at the measured rate."""
+    interval = nodes / max(seconds, 1e-6) * 0.0005
+    return (1 << max(0, min(10, int(interval).bit_length() - 1))) - 1
 
 
 def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int], nodes: Optional[int],
@@ -187,8 +195,9 @@ def search(
     best: Optional[SearchResult] = None
     for d in range(1, max_depth + 1):
         first = best is None  # the depth-1 iteration must finish: a move is needed
+        mask = 0 if best is None else _time_mask(best.nodes, best.seconds)
         params = _params(position, evaluator, branching, radius, use_tt, ordering,
-                         0 if first else (nodes or 0), not first and time_ms is not None)  # fmt: skip
+                         0 if first else (nodes or 0), not first and time_ms is not None, mask)  # fmt: skip
         score = nm._negamax(
             board, heights, key, position.ply, 0, d, -math.inf, math.inf, params, evaluator.weight_array,
             evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves,
@@ -198,7 +207,7 @@ def search(
         if stats[nm.S_ABORTED]:
             break
         pv = tuple(int(m) for m in buffers.pv[0, : buffers.pv_len[0]])
-        best = SearchResult(pv[0], float(score), d, int(stats[nm.S_NODES]), time.perf_counter() - started, pv)
+        best = SearchResult(pv[0], float(score) + 0.0, d, int(stats[nm.S_NODES]), time.perf_counter() - started, pv)
         if is_win_score(score) or (nodes is not None and stats[nm.S_NODES] >= nodes):
             break
         if time_ms is not None and time.perf_counter() >= deadline:
@@ -219,7 +228,34 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
     params = _params(position, evaluator, None, radius, False, False, 0, False)
     value = nm._minimax(position._board.copy(), position._heights.copy(), position.ply, 0, depth, params,
                         evaluator.weight_array, evaluator.windows, buffers.move, stats)  # fmt: skip
-    return float(value), int(stats[nm.S_NODES])
+    return float(value) + 0.0, int(stats[nm.S_NODES])
+
+
+def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> dict[Action, float]:
+    """Plain minimax value of every candidate move at a fixed ``depth`` (the move counts as one ply).
+
+    What :class:`search.agents.MinimaxAgent` chooses from; a move that wins
+    scores ``WIN_SCORE - 1``.
+    """
+    _check_budgets(position, evaluator, depth, None, None, None, radius)
+    buffers = _Buffers(position)
+    stats = np.zeros(nm.N_STATS, dtype=np.int64)
+    params = _params(position, evaluator, None, radius, False, False, 0, False)
+    board, heights = position._board.copy(), position._heights.copy()
+    game = position.game
+    moves = np.zeros(game.n_actions, dtype=np.int64)
+    n = nm._generate(board, heights, position.ply, params, moves)
+    scores: dict[Action, float] = {}
+    for action in (int(a) for a in moves[:n]):
+        child = position.copy()
+        child.play(action)
+        if child.winner is not None:
+            scores[action] = WIN_SCORE - 1
+            continue
+        value = nm._minimax(child._board, child._heights, child.ply, 1, depth - 1, params, evaluator.weight_array,
+                            evaluator.windows, buffers.move, stats)  # fmt: skip
+        scores[action] = -float(value) + 0.0
+    return scores
 
 
 def calibrate(evaluator: Evaluator, position: Optional[Position] = None, seconds: float = 0.2) -> float:

@@ -126,10 +126,13 @@ def test_time_budget_is_honoured_loosely() -> None:
     h = Evaluator("c4_features", CONNECT4)
     search(CONNECT4.position(), h, depth=2)  # compile outside the measurement
     for ms in (20, 100):
-        started = time.perf_counter()
-        result = search(CONNECT4.position(), h, time_ms=ms)
-        elapsed = (time.perf_counter() - started) * 1000
-        assert elapsed <= ms * 1.5 + 25 and result.depth >= 1  # loose: the benchmark reports the real figure
+        elapsed = []
+        for _ in range(3):  # the best of three: a loaded machine may stall any one run
+            started = time.perf_counter()
+            result = search(CONNECT4.position(), h, time_ms=ms)
+            elapsed.append((time.perf_counter() - started) * 1000)
+            assert result.depth >= 1
+        assert min(elapsed) <= ms * 1.1 + 5 + 10  # the promise is 10% + 5 ms; 10 ms of slack for the test
 
 
 def test_transposition_table_is_reusable_and_clearable() -> None:

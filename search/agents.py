@@ -1,0 +1,263 @@
+"""Search agents and agent specs for command lines.
+
+``AlphaBetaAgent`` (iterative-deepening alpha-beta over any heuristic) and
+``MinimaxAgent`` (plain minimax, the teaching baseline) live here;
+``RandomAgent`` and ``RuleBasedAgent`` in :mod:`search.simple_agents`.
+:func:`make_agent` turns a spec string into any of them::
+
+    make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4", CONNECT4)
+    make_agent("alphabeta:heuristic=c4_features,f1_four=0,f3_two_open=0", CONNECT4)  # weights by name
+    make_agent("weights/connect4-c4_features.json", CONNECT4)                         # a weight file
+    make_agent("random", CONNECT4); make_agent("rules", CONNECT4); make_agent("minimax:depth=3", CONNECT4)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+import numpy as np
+
+from games import Action, KInARow, Position
+from heuristics import Evaluator, get_spec, load_weights
+from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
+from search.simple_agents import RandomAgent, RuleBasedAgent
+
+Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
+
+
+class AgentSpecError(ValueError):
+    """An agent spec that cannot be turned into an agent (the message lists what is allowed)."""
+
+
+def default_heuristic(game: KInARow) -> str:
+    """``c4_features`` (the Connect-4 paper's H1) for k = 4, ``windows`` (defined everywhere) otherwise."""
+    return "c4_features" if get_spec("c4_features").refuse(game) is None else "windows"
+
+
+def _check_game(agent_game: KInARow, position: Position, name: str) -> None:
+    if position.game != agent_game:
+        raise ValueError(f"agent {name!r} plays {agent_game}; got a position of {position.game}")
+    if position.is_terminal():
+        raise ValueError(f"agent {name!r}: position {position.move_string()!r} is over")
+
+
+class AlphaBetaAgent:
+    """Alpha-beta search with a heuristic, its weights, and the seeds' knobs.
+
+    Args:
+        game: the game it plays.
+        heuristic: an evaluator name; default :func:`default_heuristic`.
+            Taken from the weight file when ``weights`` is a path.
+        weights: weight overrides by name, or the path of a weight file (its
+            heuristic and search settings become this agent's defaults).
+        depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
+        branching: q, the number of best-ordered moves searched per node (None: all).
+        radius: m,n,k only: consider cells within this distance of a stone.
+        tt_size: transposition-table entries, kept across a game's moves,
+            cleared by :meth:`reset`.
+        random_every: play a uniformly random move every N-th own move (the
+            Connect-4 paper's experiments use 3, so games do not repeat).
+        seed: seeds the random moves and the tie-breaking between equal root moves.
+        name: a label for match tables (default derived from the settings).
+    """
+
+    def __init__(
+        self,
+        game: KInARow,
+        heuristic: Optional[str] = None,
+        weights: Weights = None,
+        *,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        time_ms: Optional[float] = None,
+        branching: Optional[int] = None,
+        radius: Optional[int] = None,
+        tt_size: int = 1 << 18,
+        random_every: Optional[int] = None,
+        seed: Optional[int] = None,
+        name: Optional[str] = None,
+    ) -> None:
+        if weights is not None and not isinstance(weights, Mapping):
+            loaded = load_weights(weights, game)
+            if heuristic is not None and heuristic != loaded.heuristic:
+                raise ValueError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
+            heuristic, overrides = loaded.heuristic, loaded.weights
+            depth = depth if depth is not None or nodes or time_ms else loaded.search.depth
+            nodes = nodes if nodes is not None else loaded.search.nodes
+            time_ms = time_ms if time_ms is not None else loaded.search.time_ms
+            branching = branching if branching is not None else loaded.search.branching
+        else:
+            overrides = dict(weights or {})
+        if random_every is not None and (isinstance(random_every, bool) or not isinstance(random_every, int) or random_every < 1):
+            raise ValueError(f"random_every={random_every!r} must be a positive integer or None")
+        self.game = game
+        self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
+        self.depth = depth if depth is not None or nodes is not None or time_ms is not None else 4
+        self.nodes, self.time_ms, self.branching, self.radius = nodes, time_ms, branching, radius
+        self.random_every = random_every
+        self.table = TranspositionTable(tt_size)
+        self.last_result: Optional[SearchResult] = None
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._moves_made = 0
+        budget = f"d{self.depth}" if self.depth else (f"n{self.nodes}" if self.nodes else f"t{self.time_ms}ms")
+        self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{branching}" if branching else "")
+        _check_budgets(game.position(), self.evaluator, self.depth, nodes, time_ms, branching, radius)
+
+    def select_move(self, position: Position) -> Action:
+        """Search ``position`` (left unchanged) and return the best move; see :attr:`last_result`."""
+        _check_game(self.game, position, self.name)
+        self._moves_made += 1
+        if self.random_every and self._moves_made % self.random_every == 0:
+            moves = position.legal_moves()
+            self.last_result = None
+            return moves[int(self._rng.integers(len(moves)))]
+        self.last_result = search(
+            position, self.evaluator, depth=self.depth, nodes=self.nodes, time_ms=self.time_ms,
+            branching=self.branching, radius=self.radius, tt=self.table, rng=self._rng,
+        )  # fmt: skip
+        return self.last_result.move
+
+    def reset(self) -> None:
+        """A new game: clear the transposition table and the move counter."""
+        self.table.clear()
+        self._moves_made = 0
+
+    def seed(self, seed: Optional[int]) -> None:
+        """Reseed the random moves and the root tie-breaking."""
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+
+
+class MinimaxAgent:
+    """Plain minimax to a fixed depth (no pruning): the textbook baseline; ties broken by a seeded rng.
+
+    Args:
+        game: the game it plays.
+        heuristic, weights: as for :class:`AlphaBetaAgent` (weights: overrides by name).
+        depth: plies searched (default 3).
+        seed: seeds the tie-breaking.
+    """
+
+    def __init__(self, game: KInARow, heuristic: Optional[str] = None, weights: Optional[Mapping[str, float]] = None,
+                 *, depth: int = 3, radius: Optional[int] = None, seed: Optional[int] = None) -> None:  # fmt: skip
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth={depth!r} must be a positive integer")
+        self.game = game
+        self.evaluator = Evaluator(heuristic or default_heuristic(game), game, weights)
+        self.depth, self.radius = depth, radius
+        self.name = f"minimax-{self.evaluator.name}-d{depth}"
+        self._rng = np.random.default_rng(seed)
+
+    def select_move(self, position: Position) -> Action:
+        """The move with the best minimax value (random among equals)."""
+        _check_game(self.game, position, self.name)
+        scores = minimax_scores(position, self.evaluator, self.depth, self.radius)
+        best = max(scores.values())
+        choices = [move for move, score in scores.items() if score == best]
+        return choices[int(self._rng.integers(len(choices)))]
+
+    def reset(self) -> None:
+        """Nothing is kept between moves."""
+
+    def seed(self, seed: Optional[int]) -> None:
+        """Reseed the tie-breaking."""
+        self._rng = np.random.default_rng(seed)
+
+
+AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent]
+SPEC_NAMES = ("alphabeta", "minimax", "random", "rules")
+_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed"}
+_KEYS = {
+    "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed"},
+    "minimax": {"heuristic", "depth", "radius", "seed"},
+    "random": {"seed"},
+    "rules": {"seed"},
+}
+
+
+def _parse_options(spec: str, kind: str, text: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise AgentSpecError(f"agent spec {spec!r}: {item!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
+    try:
+        if key in _INT_KEYS and not as_float:
+            return int(value)
+        if key == "time_ms" or as_float:
+            return float(value)
+    except ValueError:
+        raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number") from None
+    return value
+
+
+def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentType:
+    """Build an agent from a command-line spec.
+
+    Forms: ``random``, ``rules``, ``minimax[:depth=3,heuristic=...]``,
+    ``alphabeta[:key=value,...]`` (keys: heuristic, weights (a weight file),
+    depth, nodes, time_ms, branching, radius, tt, random_every, seed, and any
+    weight name of the heuristic as an override), or the path of a weight
+    file (an alpha-beta agent with its heuristic, weights and search settings).
+
+    Args:
+        spec: the spec string.
+        game: the game the agent will play.
+        seed: a default seed, overridden by a ``seed=`` key.
+
+    Raises:
+        AgentSpecError: unknown agent name or key, malformed option (the
+            message lists what is allowed).
+        ValueError: values the agent itself refuses (bad depth, unknown
+            heuristic, malformed weight file, ...).
+    """
+    text = spec.strip()
+    if text.endswith(".json") or (os.sep in text and Path(text).exists()):
+        return AlphaBetaAgent(game, weights=text, seed=seed)
+    kind, _, rest = text.partition(":")
+    if kind not in _KEYS:
+        raise AgentSpecError(
+            f"unknown agent {kind!r} in spec {spec!r}: use one of {', '.join(SPEC_NAMES)} or a weight file path"
+        )
+    options = _parse_options(spec, kind, rest)
+    values = {key: _convert(spec, key, value) for key, value in options.items()}
+    values.setdefault("seed", seed)
+    overrides: dict[str, float] = {}
+    if kind == "alphabeta":
+        heuristic = values.get("heuristic") or (
+            load_weights(values["weights"], game).heuristic if "weights" in values else default_heuristic(game)
+        )
+        weight_names = set(get_spec(heuristic).weight_names)
+        for key in [k for k in values if k in weight_names]:
+            overrides[key] = _convert(spec, key, options[key], as_float=True)
+            values.pop(key)
+    unknown = sorted(set(values) - _KEYS[kind])
+    if unknown:
+        extra = " and the heuristic's weight names" if kind == "alphabeta" else ""
+        raise AgentSpecError(
+            f"unknown key(s) {', '.join(map(repr, unknown))} for {kind!r} in spec {spec!r}: "
+            f"valid keys are {', '.join(sorted(_KEYS[kind]))}{extra}"
+        )
+    if kind == "random":
+        return RandomAgent(seed=values["seed"])
+    if kind == "rules":
+        return RuleBasedAgent(seed=values["seed"])
+    if kind == "minimax":
+        return MinimaxAgent(game, values.get("heuristic"), depth=values.get("depth", 3), radius=values.get("radius"),
+                            seed=values["seed"])  # fmt: skip
+    if "weights" in values and overrides:
+        raise AgentSpecError(f"agent spec {spec!r}: give weights either as a file or by name, not both")
+    return AlphaBetaAgent(
+        game, values.get("heuristic"), values.get("weights", overrides), depth=values.get("depth"),
+        nodes=values.get("nodes"), time_ms=values.get("time_ms"), branching=values.get("branching"),
+        radius=values.get("radius"), tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
+        seed=values["seed"],
+    )  # fmt: skip

@@ -1,0 +1,128 @@
+"""Search agents and agent specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow, Position
+from heuristics import Evaluator, SearchSettings, WeightFileError, save_weights
+from search import Agent
+from search.agents import AgentSpecError, AlphaBetaAgent, MinimaxAgent, make_agent
+from search.simple_agents import RandomAgent, RuleBasedAgent
+
+
+def play(game: KInARow, first: Agent, second: Agent, opening: str = "") -> Position:
+    """Play one game to the end; the agents alternate from the opening on."""
+    pos = game.position(opening)
+    for agent in (first, second):
+        agent.reset()
+    while not pos.is_terminal():
+        agent = first if pos.ply % 2 == len(game.parse_moves(opening)) % 2 else second
+        before = pos.moves
+        move = agent.select_move(pos)
+        assert pos.moves == before  # agents never mutate the position they are given
+        pos.play(move)
+    return pos
+
+
+def test_same_seed_same_game() -> None:
+    def game(seed: int) -> list[int]:
+        a = make_agent("alphabeta:heuristic=c4_features,depth=3,random_every=3", CONNECT4, seed=seed)
+        b = make_agent("alphabeta:heuristic=square_values,depth=3,random_every=3", CONNECT4, seed=seed + 1)
+        return play(CONNECT4, a, b).moves
+
+    assert game(1) == game(1)
+    assert len({tuple(game(s)) for s in range(4)}) > 1  # the random moves make games differ
+
+
+def test_random_every_n_moves() -> None:
+    agent = AlphaBetaAgent(CONNECT4, "square_values", depth=2, random_every=3, seed=0)
+    pos = CONNECT4.position()
+    searched = []
+    for _ in range(6):
+        pos.play(agent.select_move(pos))
+        searched.append(agent.last_result is not None)
+    assert searched == [True, True, False, True, True, False]
+    agent.reset()
+    agent.select_move(CONNECT4.position())
+    assert agent.last_result is not None
+
+
+def test_alphabeta_agent_finds_the_saving_move_and_keeps_its_table() -> None:
+    agent = AlphaBetaAgent(CONNECT4, "square_values", depth=4)
+    assert agent.select_move(CONNECT4.position("51617")) == 3
+    assert agent.table.keys.any()
+    agent.reset()
+    assert not agent.table.keys.any()
+
+
+def test_alphabeta_beats_random_and_minimax_agrees_on_the_only_move() -> None:
+    for colour in (0, 1):
+        ab = AlphaBetaAgent(CONNECT4, depth=2, seed=colour)
+        rnd = RandomAgent(seed=colour)
+        pos = play(CONNECT4, ab, rnd) if colour == 0 else play(CONNECT4, rnd, ab)
+        assert pos.winner == colour
+    pos = TIC_TAC_TOE.position("a1 b2 b1")
+    assert TIC_TAC_TOE.format_move(MinimaxAgent(TIC_TAC_TOE, depth=2).select_move(pos)) == "c1"
+
+
+def test_tic_tac_toe_perfect_search_always_draws() -> None:
+    x = AlphaBetaAgent(TIC_TAC_TOE, "windows", depth=9, seed=1)
+    o = AlphaBetaAgent(TIC_TAC_TOE, "windows", depth=9, seed=2)
+    assert play(TIC_TAC_TOE, x, o).is_draw()
+
+
+def test_specs_build_the_right_agents(tmp_path: Path) -> None:
+    ab = make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4,f1_four=0,tt=1024", CONNECT4)
+    assert isinstance(ab, AlphaBetaAgent) and isinstance(ab, Agent)
+    assert (ab.depth, ab.branching, ab.evaluator.name, ab.evaluator.weights["f1_four"]) == (6, 4, "c4_features", 0.0)
+    assert ab.table.size == 1024
+    assert make_agent("alphabeta", CONNECT4).evaluator.name == "c4_features"
+    assert make_agent("alphabeta", GOMOKU).evaluator.name == "windows"
+    assert isinstance(make_agent("random", CONNECT4), RandomAgent)
+    assert isinstance(make_agent("rules:seed=3", CONNECT4), RuleBasedAgent)
+    mm = make_agent("minimax:depth=2", TIC_TAC_TOE)
+    assert isinstance(mm, MinimaxAgent) and mm.depth == 2
+    timed = make_agent("alphabeta:time_ms=50,nodes=1000", CONNECT4)
+    assert isinstance(timed, AlphaBetaAgent) and (timed.depth, timed.time_ms, timed.nodes) == (None, 50.0, 1000)
+
+    tuned = Evaluator("square_values", CONNECT4, {"scale": 3.0}).to_weight_file(SearchSettings(depth=5, branching=3))
+    path = save_weights(tuned, tmp_path / "tuned.json")
+    from_file = make_agent(str(path), CONNECT4)
+    assert isinstance(from_file, AlphaBetaAgent)
+    assert (from_file.evaluator.weights, from_file.depth, from_file.branching) == ({"scale": 3.0}, 5, 3)
+    deeper = make_agent(f"alphabeta:weights={path},depth=2", CONNECT4)
+    assert isinstance(deeper, AlphaBetaAgent) and deeper.depth == 2 and deeper.branching == 3
+    with pytest.raises(WeightFileError, match="the file is for Connect-4 6x7 k=4, not m,n,k 3,3,3"):
+        make_agent(str(path), TIC_TAC_TOE)
+
+
+@pytest.mark.parametrize(
+    "spec, error, message",
+    [
+        ("magic", AgentSpecError, "unknown agent 'magic' in spec 'magic': use one of alphabeta, minimax, random, rules"),
+        ("alphabeta:deep=3", AgentSpecError, "unknown key(s) 'deep' for 'alphabeta'.*valid keys are branching, depth"),
+        ("random:depth=3", AgentSpecError, "unknown key(s) 'depth' for 'random'.*valid keys are seed"),
+        ("alphabeta:depth", AgentSpecError, "'depth' is not key=value"),
+        ("alphabeta:depth=x", AgentSpecError, "depth='x' is not a number"),
+        ("alphabeta:f1_four=big", AgentSpecError, "f1_four='big' is not a number"),
+        ("alphabeta:depth=0", ValueError, "depth=0 must be a positive integer"),
+        ("alphabeta:heuristic=h9", ValueError, "unknown heuristic 'h9': choose one of"),
+        ("alphabeta:random_every=0", ValueError, "random_every=0"),
+        ("minimax:depth=-1", ValueError, "depth=-1"),
+        ("missing.json", WeightFileError, "cannot read"),
+    ],
+)
+def test_bad_specs_say_what_is_allowed(spec: str, error: type, message: str) -> None:
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(")", r"\)")):
+        make_agent(spec, CONNECT4)
+
+
+def test_agents_refuse_other_games_and_finished_positions() -> None:
+    agent = AlphaBetaAgent(CONNECT4, depth=2)
+    with pytest.raises(ValueError, match="plays Connect-4 6x7 k=4"):
+        agent.select_move(TIC_TAC_TOE.position())
+    with pytest.raises(ValueError, match="is over"):
+        agent.select_move(CONNECT4.position("1212121"))
