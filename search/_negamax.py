@@ -271,7 +271,10 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
             pv_len[ply] = ply + 1
             return WIN_SCORE - (ply + 1)
 
+    # Next to the leaves the heuristic's ordering score costs about what the
+    # children's evaluations cost; killers, history and forced blocks still order them.
     ordering = params[P_ORDERING] != 0
+    heuristic_order = ordering and depth > 1
     for i in range(n):
         action = moves[i]
         cell = _cell_of(action, heights, rows, cols, gravity)
@@ -280,8 +283,9 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
         board[cell] = 0
         score = 0.0
         if ordering:
-            score = _order(params[P_HID], board, heights, rows, cols, k, gravity, me, weights, windows, cell)
-            score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
+            if heuristic_order:
+                score = _order(params[P_HID], board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+                score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
             if action == killers[ply, 0] or action == killers[ply, 1]:
                 score += _KILLER_BONUS
             hist[i] = history[me - 1, action]
