@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
-import shlex
 import sys
 import time
 from typing import Callable, Optional, Sequence
 
-import numba
 import numpy as np
+from _report import print_machine_and_command, print_table
 from gymnasium.error import DependencyNotInstalled
 
 import games
@@ -135,24 +133,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     base_moves = rows[-1][2] if baseline is not None else None
 
     header = ("what", "games/s", "moves/s", "vs PettingZoo moves/s")
-    table = [header] + [
+    print_table(header, [
         (what, f"{g:,.0f}", f"{m:,.0f}", f"{m / base_moves:,.1f}x" if base_moves else "n/a") for what, g, m in rows
-    ]
-    widths = [max(len(row[c]) for row in table) for c in range(4)]
-    for r, row in enumerate(table):
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
-        print(f"| {' | '.join(cells)} |" if args.markdown else "  ".join(cells))
-        if r == 0:
-            dashes = ["-" * widths[0]] + ["-" * (w - 1) + ":" for w in widths[1:]]
-            print(f"| {' | '.join(dashes)} |" if args.markdown else "  ".join("-" * w for w in widths))
+    ], args.markdown)  # fmt: skip
     if baseline is None:
         print('\nPettingZoo baseline skipped: pettingzoo or pygame is not installed (pip install -e ".[bench]").')
     print(f"\nJIT warm-up (compile or cache load, excluded above): {warmup:.2f} s")
-    print(
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}"
-    )
-    print(f"Command: {shlex.join(sys.orig_argv if argv is None else [sys.argv[0], *argv])}")
+    print_machine_and_command(argv)
     return 0
 
 

@@ -16,14 +16,12 @@ scores as the kernel before anything is timed.  Run:
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from typing import Callable, Sequence
 
-import numba
 import numpy as np
+from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, GOMOKU, KInARow, Position
 from heuristics import NAMES, Evaluator, get_spec
@@ -134,17 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = bench_game(game, args.positions, args.seed, args.seconds)
         base = rows[-1][2]
         table += [(g, what, f"{r:,.0f}", f"{r / base:,.1f}x") for g, what, r in rows]
-    header = ("game", "evaluator, how", "evals/s", "vs numpy windows")
-    widths = [max(len(row[i]) for row in [header, *table]) for i in range(4)]
-    for i, row in enumerate([header, *table]):
-        cells = [row[0].ljust(widths[0]), row[1].ljust(widths[1])] + [c.rjust(w) for c, w in zip(row[2:], widths[2:])]
-        print(f"| {' | '.join(cells)} |" if args.markdown else "  ".join(cells))
-        if i == 0:
-            rule = ["-" * w for w in widths]
-            print(f"| {' | '.join(rule[:2] + [r[:-1] + ':' for r in rule[2:]])} |" if args.markdown else "  ".join(rule))
-    print(f"\nMachine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"numpy {np.__version__}, numba {numba.__version__}")  # fmt: skip
-    print(f"Command: python scripts/bench_heuristics.py {' '.join(argv if argv is not None else sys.argv[1:])}")
+    print_table(("game", "evaluator, how", "evals/s", "vs numpy windows"), table, args.markdown, left=2)
+    print()
+    print_machine_and_command(argv)
     return 0
 
 

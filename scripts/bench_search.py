@@ -33,17 +33,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
-import platform
-import shlex
 import statistics
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Optional, Sequence
 
-import numba
 import numpy as np
+from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, Position
 from heuristics import Evaluator
@@ -76,20 +73,6 @@ def label(moves: str) -> str:
 def geomean(values: Sequence[float]) -> float:
     """Geometric mean of positive numbers."""
     return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-def print_table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool, left: int = 1) -> None:
-    """Print aligned columns (the first ``left`` left-aligned, the rest right-aligned), or a Markdown table."""
-    table = [list(header), *[list(r) for r in rows]]
-    widths = [max(len(row[c]) for row in table) for c in range(len(header))]
-    for r, row in enumerate(table):
-        cells = [cell.ljust(w) if c < left else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))]
-        print(f"| {' | '.join(cells)} |" if markdown else "  ".join(cells))
-        if r == 0:
-            if markdown:
-                print(f"| {' | '.join('-' * w if c < left else '-' * (w - 1) + ':' for c, w in enumerate(widths))} |")
-            else:
-                print("  ".join("-" * w for w in widths))
 
 
 # --------------------------------------------------------------------------- ours
@@ -297,11 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PackageNotFoundError:
         easyai_version = "not installed"
     print(f"\nJIT warm-up (compile or cache load, excluded above): {warmup:.2f} s")
-    print(
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, easyAI {easyai_version}"
-    )
-    print(f"Command: {shlex.join(sys.orig_argv if argv is None else [sys.argv[0], *argv])}")
+    print_machine_and_command(argv, f", easyAI {easyai_version}")
     return 0
 
 
