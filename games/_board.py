@@ -79,6 +79,12 @@ def _drop_cell(heights: np.ndarray, rows: int, cols: int, col: int) -> int:
 
 
 @njit(**JIT)
+def _action_cell(action: int, heights: np.ndarray, rows: int, cols: int, gravity: bool) -> int:
+    """The cell a legal ``action`` puts its stone on: the landing cell of a column, or the cell itself."""
+    return (rows - 1 - heights[action]) * cols + action if gravity else action
+
+
+@njit(**JIT)
 def _play(
     board: np.ndarray,
     heights: np.ndarray,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games._board import _action_cell
 from games._jit import JIT
 from heuristics._c4_features import _evaluate as _eval_c4_features
 from heuristics._c4_features import _order as _order_c4_features
@@ -59,7 +60,7 @@ def _order_moves(hid, board, heights, rows, cols, k, gravity, me, weights, windo
     """Fill ``out[:n]`` with the ordering scores of actions ``moves[:n]`` (columns or cells)."""
     for i in range(n):
         action = moves[i]
-        cell = (rows - 1 - heights[action]) * cols + action if gravity else action
+        cell = _action_cell(action, heights, rows, cols, gravity)
         out[i] = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
 
 

@@ -46,7 +46,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from games._board import _wins_through
+from games._board import _action_cell, _wins_through
 from games._jit import JIT, JIT_CLOCK
 from heuristics._dispatch import _evaluate, _order
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
@@ -73,12 +73,6 @@ def _now() -> float:
     with numba.objmode(t="float64"):
         t = time.perf_counter()
     return t
-
-
-@njit(**JIT)
-def _cell_of(action: int, heights: np.ndarray, rows: int, cols: int, gravity: bool) -> int:
-    """The cell a legal ``action`` puts a stone on."""
-    return (rows - 1 - heights[action]) * cols + action if gravity else action
 
 
 @njit(**JIT)
@@ -262,7 +256,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     n = _generate(board, heights, stones, params, moves)
     # A winning move is the best value there is: play it and stop.
     for i in range(n):
-        cell = _cell_of(moves[i], heights, rows, cols, gravity)
+        cell = _action_cell(moves[i], heights, rows, cols, gravity)
         board[cell] = me
         wins = _wins_through(board, rows, cols, k, cell)
         board[cell] = 0
@@ -277,7 +271,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     heuristic_order = ordering and depth > 1
     for i in range(n):
         action = moves[i]
-        cell = _cell_of(action, heights, rows, cols, gravity)
+        cell = _action_cell(action, heights, rows, cols, gravity)
         board[cell] = 3 - me  # would the opponent win here? then this move is a forced block
         blocks = _wins_through(board, rows, cols, k, cell)
         board[cell] = 0
@@ -307,7 +301,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     best_move = -1
     for j in range(m):
         action = moves[order[j]]
-        cell = _cell_of(action, heights, rows, cols, gravity)
+        cell = _action_cell(action, heights, rows, cols, gravity)
         board[cell] = me
         heights[cell % cols] += 1
         child_key = key ^ zobrist[me - 1, cell]
@@ -358,7 +352,7 @@ def _minimax(board, heights, stones, ply, depth, params, weights, windows, move_
     n = _generate(board, heights, stones, params, moves)
     best = -_INF
     for i in range(n):
-        cell = _cell_of(moves[i], heights, rows, cols, gravity)
+        cell = _action_cell(moves[i], heights, rows, cols, gravity)
         board[cell] = me
         heights[cell % cols] += 1
         if _wins_through(board, rows, cols, k, cell):

@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from games import Action, Position
-from games._board import _DIRECTIONS, _wins_through
+from games._board import _DIRECTIONS, _action_cell, _wins_through
 from games._jit import JIT
 
 # ----------------------------------------------------------------- kernels
@@ -74,14 +74,6 @@ from games._jit import JIT
 # stones), heights int32[cols] (stones per column), ``stone`` the mover (1 or
 # 2), ``gravity`` the rule.  Action masks are int8[n_actions], 1 = in the set.
 # Kernels place stones temporarily and take them back before returning.
-
-
-@njit(**JIT)
-def _cell_of(heights: np.ndarray, rows: int, cols: int, gravity: bool, action: int) -> int:
-    """The cell a legal ``action`` puts its stone on."""
-    if gravity:
-        return int((rows - 1 - heights[action]) * cols + action)
-    return action
 
 
 @njit(**JIT)
@@ -162,7 +154,7 @@ def _winning_actions(
     for action in range(out.shape[0]):
         out[action] = 0
         if _is_legal(board, heights, rows, gravity, action):
-            if _wins_at(board, rows, cols, k, _cell_of(heights, rows, cols, gravity, action), stone):
+            if _wins_at(board, rows, cols, k, _action_cell(action, heights, rows, cols, gravity), stone):
                 out[action] = 1
                 n += 1
     return n
@@ -184,7 +176,7 @@ def _safe_actions(
         if not _is_legal(board, heights, rows, gravity, action):
             continue
         legal += 1
-        cell = _cell_of(heights, rows, cols, gravity, action)
+        cell = _action_cell(action, heights, rows, cols, gravity)
         above = cell - cols
         if not (gravity and above >= 0 and _wins_at(board, rows, cols, k, above, 3 - stone)):
             out[action] = 1
@@ -216,7 +208,7 @@ def _fork_actions(
     for action in range(out.shape[0]):
         out[action] = 0
         if allowed[action] and _is_legal(board, heights, rows, gravity, action):
-            cell = _cell_of(heights, rows, cols, gravity, action)
+            cell = _action_cell(action, heights, rows, cols, gravity)
             board[cell] = stone
             heights[action % cols] += 1  # ``action % cols`` is the column under both rules
             if _star_threats(board, heights, rows, cols, k, gravity, stone, cell, -1) >= 2:
@@ -251,7 +243,7 @@ def _dangers(
     for reply in range(replies.shape[0]):
         if not (replies[reply] and _is_legal(board, heights, rows, gravity, reply)):
             continue
-        target = _cell_of(heights, rows, cols, gravity, reply)
+        target = _action_cell(reply, heights, rows, cols, gravity)
         if _wins_at(board, rows, cols, k, target, enemy):
             danger += replies.shape[0]
             continue
@@ -279,7 +271,7 @@ def _fork_defences(
         out[action] = 0
         if not (allowed[action] and _is_legal(board, heights, rows, gravity, action)):
             continue
-        danger = _dangers(board, heights, rows, cols, k, gravity, stone, _cell_of(heights, rows, cols, gravity, action), replies)
+        danger = _dangers(board, heights, rows, cols, k, gravity, stone, _action_cell(action, heights, rows, cols, gravity), replies)
         if best < 0 or danger < best:
             best = danger
             out[:action] = 0
@@ -331,7 +323,7 @@ def _most_ways(
     for action in range(candidates.shape[0]):
         if not candidates[action]:
             continue
-        ways, own = _window_counts(board, rows, cols, k, _cell_of(heights, rows, cols, gravity, action), stone)
+        ways, own = _window_counts(board, rows, cols, k, _action_cell(action, heights, rows, cols, gravity), stone)
         if ways > best_ways or (ways == best_ways and own > best_own):
             best_ways, best_own = ways, own
             n = 0
@@ -429,7 +421,7 @@ def ways_to_win(position: Position, action: Action) -> int:
     if not position.is_legal(action):
         raise ValueError(f"move {action!r} is not legal in {position!r}")
     game = position.game
-    cell = _cell_of(position._heights, game.rows, game.cols, game.gravity, int(action))
+    cell = _action_cell(int(action), position._heights, game.rows, game.cols, game.gravity)
     ways, _ = _window_counts(position._board, game.rows, game.cols, game.k, cell, 1 + position.to_move)
     return int(ways)
 
