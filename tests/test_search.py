@@ -180,3 +180,31 @@ def test_finished_positions_and_wrong_evaluators_are_refused() -> None:
         search(TIC_TAC_TOE.position("a1 b1 a2 b2 a3"), Evaluator("windows", TIC_TAC_TOE), depth=2)
     with pytest.raises(ValueError, match="evaluator is for"):
         search(CONNECT4.position(), Evaluator("windows", TIC_TAC_TOE), depth=2)
+
+
+def test_principal_variation_is_legal_and_ends_in_the_forced_win() -> None:
+    pos = TIC_TAC_TOE.position("a1 a2")  # x wins in 5 plies with best play
+    h = Evaluator("windows", TIC_TAC_TOE)
+    result = search(pos, h, depth=9)
+    assert result.pv[0] == result.move and len(result.pv) == 5
+    line = pos.copy()
+    for move in result.pv:
+        line.play(move)  # raises if the PV is not a legal line
+    assert line.winner == 0  # it ends with x's winning move
+    deep = search(CONNECT4.position("4453"), Evaluator("square_values", CONNECT4), depth=6)
+    assert deep.pv[0] == deep.move and 1 <= len(deep.pv) <= 6
+    replay = CONNECT4.position("4453")
+    for move in deep.pv:
+        replay.play(move)
+
+
+def test_calibrate_turns_a_time_limit_into_a_node_budget() -> None:
+    from search import calibrate
+
+    h = Evaluator("square_values", CONNECT4)
+    rate = calibrate(h, seconds=0.05)
+    assert rate > 1000  # nodes per second; any numba build manages far more
+    started = time.perf_counter()
+    result = search(CONNECT4.position(), h, nodes=int(rate * 0.05))
+    assert result.nodes <= int(rate * 0.05)
+    assert time.perf_counter() - started < 0.05 * 10  # loose: the rate depends on the position searched
