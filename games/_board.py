@@ -81,7 +81,21 @@ def _drop_cell(heights: np.ndarray, rows: int, cols: int, col: int) -> int:
 @njit(**JIT)
 def _action_cell(action: int, heights: np.ndarray, rows: int, cols: int, gravity: bool) -> int:
     """The cell a legal ``action`` puts its stone on: the landing cell of a column, or the cell itself."""
-    return (rows - 1 - heights[action]) * cols + action if gravity else action
+    return _drop_cell(heights, rows, cols, action) if gravity else action
+
+
+@njit(**JIT)
+def _playable(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, gravity: bool, cell: int) -> bool:
+    """True if ``cell`` is empty and a stone can be put there now ("available" in the seeds).
+
+    Without gravity every empty cell is playable; with gravity only the
+    lowest empty cell of each column.
+    """
+    if board[cell] != 0:
+        return False
+    if not gravity:
+        return True
+    return cell // cols == rows - 1 - heights[cell % cols]
 
 
 @njit(**JIT)
@@ -226,7 +240,7 @@ def _expand_boards(
         _count_heights(boards[b], cols, heights)
         count = _legal_moves(boards[b], heights, rows, gravity, moves)
         for j in range(count):
-            cell = _drop_cell(heights, rows, cols, moves[j]) if gravity else moves[j]
+            cell = _action_cell(moves[j], heights, rows, cols, gravity)
             children[m] = boards[b]
             children[m, cell] = stone
             parent[m] = b

@@ -78,8 +78,8 @@ import numpy as np
 from numba import njit
 
 from games import KInARow
+from games._board import _playable
 from games._jit import JIT
-from heuristics._lines import _playable
 from heuristics.spec import HeuristicSpec, WeightSpec
 
 NAME = "c4_features"

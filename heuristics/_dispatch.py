@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games._board import _action_cell
+from games._board import _action_cell, _count_heights
 from games._jit import JIT
 from heuristics._c4_features import _evaluate as _eval_c4_features
 from heuristics._c4_features import _order as _order_c4_features
@@ -69,8 +69,5 @@ def _evaluate_many(hid, boards, rows, cols, k, gravity, plies, weights, windows,
     """Evaluate each board of ``boards`` (int8[n, cells]) for its side to move (from ``plies``)."""
     heights = np.zeros(cols, dtype=np.int32)
     for b in range(boards.shape[0]):
-        heights[:] = 0
-        for cell in range(boards.shape[1]):
-            if boards[b, cell] != 0:
-                heights[cell % cols] += 1
+        _count_heights(boards[b], cols, heights)
         out[b] = _evaluate(hid, boards[b], heights, rows, cols, k, gravity, 1 + (plies[b] & 1), weights, windows)

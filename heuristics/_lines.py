@@ -1,4 +1,4 @@
-"""Shared kernels: the k-windows of a board, and which empty cells are playable now.
+"""Shared kernels: the k-windows of a board (which cells are playable now is ``games._board._playable``).
 
 A *window* is a run of ``k`` consecutive cells along one of the four
 directions (horizontal, vertical, and both diagonals).  Every k-in-a-row
@@ -53,18 +53,3 @@ def window_table(rows: int, cols: int, k: int) -> np.ndarray:
     _fill_windows(rows, cols, k, table)
     table.setflags(write=False)
     return table
-
-
-@njit(**JIT)
-def _playable(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, gravity: bool, cell: int) -> bool:
-    """True if ``cell`` is empty and a stone can be put there now ("available" in the seeds).
-
-    Without gravity every empty cell is playable; with gravity only the
-    lowest empty cell of each column.
-    """
-    if board[cell] != 0:
-        return False
-    if not gravity:
-        return True
-    col = cell % cols
-    return cell // cols == rows - 1 - heights[col]

@@ -98,6 +98,7 @@ import numpy as np
 from numba import njit
 
 from games import KInARow
+from games._board import _playable
 from games._jit import JIT
 from heuristics.spec import HeuristicSpec, WeightSpec
 
@@ -258,7 +259,7 @@ def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # 
         tier_me, raw_me = _player_cell(board, rows, cols, k, cell, me, weights)
         tier_op, raw_op = _player_cell(board, rows, cols, k, cell, 3 - me, weights)
         value = _tier_value(tier_me, raw_me, t1, t2, cap) - _tier_value(tier_op, raw_op, t1, t2, cap)
-        if gravity and cell // cols != rows - 1 - heights[cell % cols]:
+        if not _playable(board, heights, rows, cols, gravity, cell):
             value *= weights[_UNPLAYABLE_MULT]
         total += value
     return total

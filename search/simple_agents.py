@@ -66,7 +66,7 @@ import numpy as np
 from numba import njit
 
 from games import Action, Position
-from games._board import _DIRECTIONS, _action_cell, _wins_through
+from games._board import _DIRECTIONS, _action_cell, _playable, _wins_through
 from games._jit import JIT
 
 # ----------------------------------------------------------------- kernels
@@ -98,10 +98,8 @@ def _is_threat(
     board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, cell: int, stone: int
 ) -> bool:
     """True if ``cell`` is playable now and ``stone`` would win there."""
-    if board[cell] != 0:
-        return False
-    if gravity and cell // cols != rows - 1 - heights[cell % cols]:
-        return False  # an empty cell higher up its column: not playable yet
+    if not _playable(board, heights, rows, cols, gravity, cell):
+        return False  # taken, or an empty cell higher up its column
     return bool(_wins_at(board, rows, cols, k, cell, stone))
 
 
