@@ -20,8 +20,9 @@ is a draw; depth 0 evaluates; a winning move is played at once (it is the
 best possible value, seed 003's early stop); the moves that block an
 immediate opponent win are marked forced; the rest are ordered (TT move,
 forced blocks, killers, then the heuristic's ordering score, history as the
-tie-break) and, with a branching factor q, only the q best are searched
-(seed 001's heap selection).  Nothing here copies a board: moves are made
+tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
+cost about what the leaf evaluations cost) and, with a branching factor q,
+only the q best are searched (seed 001's heap selection).  Nothing here copies a board: moves are made
 and unmade in place.
 
 Argument bundles (all kernels):
@@ -33,7 +34,8 @@ tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves
     (size a power of two; ``tt_keys == 0`` is an empty slot)
 killers : int32[max_ply, 2], history : int64[2, n_actions]
 pv : int32[max_ply, max_ply], pv_len : int32[max_ply]  (triangular PV table)
-move_buf : int64[max_ply, n_actions], key_buf : float64[max_ply, n_actions], hist_buf : int64[max_ply, n_actions]
+move_buf : int64[max_ply, n_actions], key_buf : float64[max_ply, n_actions], hist_buf : int64[max_ply, n_actions],
+order_buf : int64[max_ply, n_actions]  (per-ply candidate moves, ordering keys, history tie-breaks, chosen order)
 stats : int64[N_STATS]; deadline : float (time.perf_counter seconds, inf for none)
 root_noise : float64[n_actions], added to the root's ordering keys (seeded tie-breaking)
 """
