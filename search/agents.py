@@ -99,7 +99,6 @@ class AlphaBetaAgent:
         self.random_every = random_every
         self.table = TranspositionTable(tt_size)
         self.last_result: Optional[SearchResult] = None
-        self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._moves_made = 0
         budget = f"d{self.depth}" if self.depth else (f"n{self.nodes}" if self.nodes else f"t{self.time_ms}ms")
@@ -127,7 +126,6 @@ class AlphaBetaAgent:
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the random moves and the root tie-breaking."""
-        self._seed = seed
         self._rng = np.random.default_rng(seed)
 
 
@@ -168,7 +166,6 @@ class MinimaxAgent:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent]
-SPEC_NAMES = ("alphabeta", "minimax", "random", "rules")
 _INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed"}
 _KEYS = {
     "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed"},
@@ -176,9 +173,11 @@ _KEYS = {
     "random": {"seed"},
     "rules": {"seed"},
 }
+SPEC_NAMES = tuple(_KEYS)
+"""The agent names a spec may start with."""
 
 
-def _parse_options(spec: str, kind: str, text: str) -> dict[str, str]:
+def _parse_options(spec: str, text: str) -> dict[str, str]:
     options: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         key, sep, value = item.partition("=")
@@ -227,7 +226,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
         raise AgentSpecError(
             f"unknown agent {kind!r} in spec {spec!r}: use one of {', '.join(SPEC_NAMES)} or a weight file path"
         )
-    options = _parse_options(spec, kind, rest)
+    options = _parse_options(spec, rest)
     values = {key: _convert(spec, key, value) for key, value in options.items()}
     values.setdefault("seed", seed)
     overrides: dict[str, float] = {}
