@@ -1,0 +1,156 @@
+"""Match statistics against published numbers, exact small cases, and an SPRT error-rate simulation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tuning.stats import (
+    NELO_SCALE,
+    PAIR_SCORES,
+    Sprt,
+    elo_from_score,
+    normalized_elo,
+    parse_sprt,
+    pentanomial,
+    score_from_elo,
+    sprt_llr,
+    trinomial,
+)
+
+OPENBENCH_COUNTS = [398, 4112, 7672, 4336, 430]
+"""A pentanomial result as OpenBench reports it: Elo 2.95 +- 2.18, LLR 2.96 for nElo bounds [0, 3]."""
+
+
+def test_published_pentanomial_elo_and_interval() -> None:
+    estimate = pentanomial(OPENBENCH_COUNTS)
+    assert estimate.n == sum(OPENBENCH_COUNTS) and estimate.games == 2 * estimate.n
+    assert estimate.elo == pytest.approx(2.95, abs=0.005)
+    assert estimate.elo_error == pytest.approx(2.18, abs=0.005)
+    assert estimate.elo_low < estimate.elo < estimate.elo_high
+    assert estimate.los > 0.99  # +2.95 +- 2.18 at 95% excludes 0 comfortably
+
+
+def test_published_normalized_elo_llr() -> None:
+    assert sprt_llr(OPENBENCH_COUNTS, 0.0, 3.0) == pytest.approx(2.96, abs=0.005)
+
+
+def test_elo_and_score_are_inverse_with_the_textbook_points() -> None:
+    assert elo_from_score(0.5) == 0.0
+    assert elo_from_score(0.75) == pytest.approx(400 * math.log10(3))  # 190.85
+    assert score_from_elo(400.0) == pytest.approx(10 / 11)
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
+    with pytest.raises(ValueError, match="1.5"):
+        elo_from_score(1.5)
+
+
+@given(st.floats(min_value=-800, max_value=800))
+def test_score_from_elo_round_trips(elo: float) -> None:
+    assert elo_from_score(score_from_elo(elo)) == pytest.approx(elo, abs=1e-6)
+
+
+def test_trinomial_by_hand() -> None:
+    # 6 wins, 2 draws, 2 losses: score 0.7, per-game variance 0.16, se sqrt(0.016)
+    estimate = trinomial(6, 2, 2)
+    assert estimate.score == pytest.approx(0.7)
+    half = 1.959964 * math.sqrt(0.16 / 10)
+    assert estimate.score_low == pytest.approx(0.7 - half, abs=1e-6)
+    assert estimate.score_high == pytest.approx(min(1.0, 0.7 + half), abs=1e-6)
+    assert estimate.elo == pytest.approx(elo_from_score(0.7))
+
+
+def test_even_results_are_zero_elo_with_los_one_half() -> None:
+    for estimate in (trinomial(10, 5, 10), pentanomial([3, 10, 20, 10, 3])):
+        assert estimate.elo == pytest.approx(0.0, abs=1e-9)
+        assert estimate.los == pytest.approx(0.5)
+        assert estimate.elo_low == pytest.approx(-estimate.elo_high)
+
+
+def test_pairs_tighten_the_interval_when_openings_are_biased() -> None:
+    # Every pair is one win and one loss (the opening decides): 0 Elo, and the
+    # pentanomial interval is zero-width while the trinomial one is wide.
+    pairs = pentanomial([0, 0, 100, 0, 0])
+    games = trinomial(100, 0, 100)
+    assert pairs.elo_error == 0.0 and games.elo_error > 40
+
+
+@given(st.lists(st.integers(min_value=0, max_value=50), min_size=5, max_size=5).filter(lambda c: sum(c) > 0))
+def test_pentanomial_los_agrees_with_llr_sign(counts: list[int]) -> None:
+    estimate = pentanomial(counts)
+    nelo = normalized_elo(counts)
+    if estimate.score > 0.5:
+        assert estimate.los > 0.5 and nelo > 0
+    elif estimate.score < 0.5:
+        assert estimate.los < 0.5 and nelo < 0
+    # the LLR for bounds [0, 2] favours H1 exactly when the nElo is above their midpoint, 1
+    llr = sprt_llr(counts, 0.0, 2.0)
+    if llr != 0.0 and not math.isclose(nelo, 1.0):
+        assert (llr > 0) == (nelo > 1.0)
+
+
+def test_bad_counts_and_bounds_are_named() -> None:
+    with pytest.raises(ValueError, match=r"\[1, 2\]"):
+        pentanomial([1, 2])
+    with pytest.raises(ValueError, match="-1"):
+        trinomial(-1, 0, 0)
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        sprt_llr([1, 1, 1], 5.0, 0.0)
+    with pytest.raises(ValueError, match="'5'"):
+        parse_sprt("5")
+    with pytest.raises(ValueError, match="alpha"):
+        Sprt(0.0, 5.0, alpha=0.7)
+    assert parse_sprt("0,5") == (0.0, 5.0)
+
+
+def _tilted(base: np.ndarray, nelo: float) -> np.ndarray:
+    """The exponential tilt of ``base`` over the pair scores whose nElo is exactly ``nelo`` (bisection)."""
+    x = np.array(PAIR_SCORES)
+
+    def nelo_of(lam: float) -> float:
+        p = base * np.exp(lam * x)
+        p /= p.sum()
+        mean = float(p @ x)
+        sd = math.sqrt(float(p @ (x - mean) ** 2)) * math.sqrt(2.0)
+        return (mean - 0.5) / sd * NELO_SCALE
+
+    lo, hi = -5.0, 5.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if nelo_of(mid) < nelo else (lo, mid)
+    p = base * np.exp(lo * x)
+    return p / p.sum()
+
+
+def _sprt_outcomes(probs: np.ndarray, sprt: Sprt, runs: int, rng: np.random.Generator, batch: int = 10) -> np.ndarray:
+    """Run ``runs`` SPRTs on pairs drawn from ``probs`` (checked every ``batch`` pairs): True where H1 was accepted."""
+    counts = np.zeros((runs, 5), dtype=np.int64)
+    decided = np.full(runs, -1)
+    for _ in range(20000):
+        active = np.flatnonzero(decided < 0)
+        if active.size == 0:
+            break
+        counts[active] += rng.multinomial(batch, probs, size=active.size)
+        for i in active:
+            verdict = sprt.decide(counts[i])
+            if verdict != "continue":
+                decided[i] = verdict == "H1"
+    assert (decided >= 0).all()
+    return decided.astype(bool)
+
+
+def test_sprt_error_rates_stay_within_alpha_and_beta() -> None:
+    rng = np.random.default_rng(2026)
+    sprt = Sprt(0.0, 20.0, alpha=0.05, beta=0.05)
+    base = np.array([0.05, 0.25, 0.4, 0.25, 0.05])
+    runs = 300
+    slack = 3 * math.sqrt(0.05 * 0.95 / runs)  # three standard errors of a Monte Carlo rate
+    false_positive = _sprt_outcomes(_tilted(base, sprt.elo0), sprt, runs, rng).mean()
+    false_negative = 1.0 - _sprt_outcomes(_tilted(base, sprt.elo1), sprt, runs, rng).mean()
+    assert false_positive <= sprt.alpha + slack
+    assert false_negative <= sprt.beta + slack
+    # and it has power: a clearly better player is accepted nearly always
+    assert _sprt_outcomes(_tilted(base, 2 * sprt.elo1), sprt, 100, rng).mean() > 0.95

@@ -1,0 +1,247 @@
+"""Match statistics: Elo, confidence intervals, LOS and the SPRT, from trinomial or pentanomial counts.
+
+Two ways to count a match:
+
+* **trinomial**: wins, draws, losses of single games;
+* **pentanomial**: game *pairs* (one opening played twice, colours swapped)
+  by the pair's total score 0, 1/2, 1, 3/2, 2, i.e. counts
+  ``[LL, LD, WL+DD, WD, WW]``.  A pair cancels most of the bias of the
+  opening, so its variance is smaller and the interval honest; fishtest and
+  OpenBench report pentanomial statistics for that reason.
+
+The formulas are the normal approximations that fishtest and OpenBench use:
+the score ``s`` is the mean of the per-game (trinomial) or per-pair-average
+(pentanomial) outcomes, its standard error ``sqrt(var / n)``; Elo is the
+logistic ``-400 log10(1/s - 1)``, and an interval for the score maps to an
+interval for Elo.  The SPRT is the generalised SPRT on *normalised* Elo
+(nElo: the score's distance from 1/2 in units of its per-game standard
+deviation, times 800/ln 10), whose log-likelihood ratio is
+``n (m1 - m0)(2 s - m0 - m1) / (2 var)`` with ``m0, m1`` the scores the two
+bounds predict.
+
+Example (the published OpenBench numbers this module is tested against):
+    >>> estimate = pentanomial([398, 4112, 7672, 4336, 430])
+    >>> round(estimate.elo, 2), round(estimate.elo_error, 2)
+    (2.95, 2.18)
+    >>> round(sprt_llr([398, 4112, 7672, 4336, 430], 0.0, 3.0), 2)
+    2.96
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from scipy.stats import norm
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""Per-game average score of a game pair in each pentanomial bin."""
+GAME_SCORES = (1.0, 0.5, 0.0)
+"""Score of a win, a draw and a loss (trinomial order W, D, L)."""
+NELO_SCALE = 800.0 / math.log(10.0)
+REGULARIZATION = 1e-3
+"""Pseudo-count added to every bin by :func:`sprt_llr`."""
+"""nElo = (score - 1/2) / per-game standard deviation * NELO_SCALE."""
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score in (0, 1); +-inf at the ends."""
+    if not 0.0 <= score <= 1.0:
+        raise ValueError(f"score {score!r} must be within [0, 1]")
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score of a player ``elo`` points stronger (the inverse of :func:`elo_from_score`)."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A match's score and Elo with a confidence interval.
+
+    Attributes:
+        n: games (trinomial) or game pairs (pentanomial).
+        games: games played.
+        score: mean score per game, in [0, 1].
+        score_low, score_high: the score's confidence interval.
+        elo, elo_low, elo_high: the same in Elo.
+        los: likelihood of superiority, P(true score > 1/2).
+        confidence: the interval's level.
+    """
+
+    n: int
+    games: int
+    score: float
+    score_low: float
+    score_high: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    los: float
+    confidence: float
+
+    @property
+    def elo_error(self) -> float:
+        """Half the Elo interval's width: the "+-" of "Elo 2.95 +- 2.18" (inf when a bound is infinite)."""
+        if math.isinf(self.elo_high) or math.isinf(self.elo_low):
+            return math.inf
+        return (self.elo_high - self.elo_low) / 2.0
+
+    def describe(self) -> str:
+        """One line: Elo with its interval, score and LOS."""
+        pct = round(self.confidence * 100)
+        return (f"Elo {self.elo:+.1f} +- {self.elo_error:.1f} ({pct}% CI [{self.elo_low:+.1f}, {self.elo_high:+.1f}]), "
+                f"score {self.score:.3f}, LOS {self.los:.1%}")  # fmt: skip
+
+
+def _check_counts(counts: Sequence[int], size: int, what: str) -> list[int]:
+    values = [int(c) for c in counts]
+    if len(values) != size or any(c < 0 for c in values) or any(c != v for c, v in zip(counts, values)):
+        raise ValueError(f"{what} counts {list(counts)!r} must be {size} non-negative integers")
+    return values
+
+
+def _moments(counts: Sequence[float], outcomes: Sequence[float]) -> tuple[float, float, float]:
+    """(n, mean, variance of one sample) of outcomes observed ``counts`` times."""
+    n = sum(counts)
+    if n == 0:
+        return 0, 0.5, 0.0
+    mean = sum(c * x for c, x in zip(counts, outcomes)) / n
+    var = sum(c * (x - mean) ** 2 for c, x in zip(counts, outcomes)) / n
+    return n, mean, var
+
+
+def _estimate(n: float, games: float, mean: float, var: float, confidence: float) -> Estimate:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence {confidence!r} must be within (0, 1)")
+    if n == 0:
+        return Estimate(0, 0, 0.5, 0.0, 1.0, 0.0, -math.inf, math.inf, 0.5, confidence)
+    stderr = math.sqrt(var / n)
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    low, high = max(0.0, mean - z * stderr), min(1.0, mean + z * stderr)
+    if stderr > 0.0:
+        los = float(norm.cdf((mean - 0.5) / stderr))
+    else:
+        los = 1.0 if mean > 0.5 else (0.0 if mean < 0.5 else 0.5)
+    return Estimate(int(n), int(games), mean, low, high, elo_from_score(mean), elo_from_score(low), elo_from_score(high), los,
+                    confidence)  # fmt: skip
+
+
+def trinomial(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Estimate:
+    """Score and Elo of single games counted as wins, draws, losses."""
+    counts = _check_counts((wins, draws, losses), 3, "trinomial")
+    n, mean, var = _moments(counts, GAME_SCORES)
+    return _estimate(n, n, mean, var, confidence)
+
+
+def pentanomial(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
+    """Score and Elo of game pairs counted by total score ``[0, 1/2, 1, 3/2, 2]``."""
+    values = _check_counts(counts, 5, "pentanomial")
+    n, mean, var = _moments(values, PAIR_SCORES)
+    return _estimate(n, 2 * n, mean, var, confidence)
+
+
+def _outcomes(counts: Sequence[int]) -> tuple[list[int], Sequence[float], float]:
+    """Counts, their outcomes and the factor turning one sample's sd into one game's (sqrt 2 for a pair)."""
+    if len(counts) == 5:
+        return _check_counts(counts, 5, "pentanomial"), PAIR_SCORES, math.sqrt(2.0)
+    if len(counts) == 3:
+        return _check_counts(counts, 3, "trinomial"), GAME_SCORES, 1.0
+    raise ValueError(f"counts {list(counts)!r} must be trinomial (W, D, L) or pentanomial (5 pair bins)")
+
+
+def sprt_llr(counts: Sequence[int], nelo0: float, nelo1: float) -> float:
+    """Log-likelihood ratio of H1 (nElo = ``nelo1``) against H0 (nElo = ``nelo0``).
+
+    ``counts`` are trinomial ``(W, D, L)`` or pentanomial (5 pair bins); the
+    generalised SPRT with the variance estimated from the counts (each
+    bin regularised by :data:`REGULARIZATION`).  Zero before any game.
+    """
+    if nelo1 <= nelo0:
+        raise ValueError(f"SPRT bounds [{nelo0}, {nelo1}] must satisfy elo0 < elo1")
+    values, outcomes, per_game = _outcomes(counts)
+    if sum(values) == 0:
+        return 0.0
+    # A tiny pseudo-count in every bin (as fishtest does) keeps the variance positive when all
+    # results fall in one bin, e.g. a clearly stronger side winning every pair.
+    n_reg, mean, var = _moments([v + REGULARIZATION for v in values], outcomes)
+    game_sd = math.sqrt(var) * per_game
+    m0 = 0.5 + nelo0 / NELO_SCALE * game_sd
+    m1 = 0.5 + nelo1 / NELO_SCALE * game_sd
+    return n_reg * (m1 - m0) * (2.0 * mean - m0 - m1) / (2.0 * var)
+
+
+def normalized_elo(counts: Sequence[int]) -> float:
+    """nElo of trinomial or pentanomial counts: (score - 1/2) / per-game sd * 800 / ln 10."""
+    values, outcomes, per_game = _outcomes(counts)
+    n, mean, var = _moments(values, outcomes)
+    if n == 0 or var <= 0.0:
+        return 0.0 if n == 0 or mean == 0.5 else math.copysign(math.inf, mean - 0.5)
+    return (mean - 0.5) / (math.sqrt(var) * per_game) * NELO_SCALE
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test between two normalised-Elo hypotheses.
+
+    Args:
+        elo0, elo1: H0 and H1, in nElo (elo0 < elo1).
+        alpha: the chance of accepting H1 when H0 holds (a false positive).
+        beta: the chance of accepting H0 when H1 holds (a false negative).
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"SPRT bounds elo0={self.elo0}, elo1={self.elo1}: elo0 must be below elo1")
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if not 0.0 < value < 0.5:
+                raise ValueError(f"SPRT {name}={value!r} must be within (0, 0.5)")
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 once the LLR falls to this bound, log(beta / (1 - alpha))."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 once the LLR reaches this bound, log((1 - beta) / alpha)."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, counts: Sequence[int]) -> float:
+        """The log-likelihood ratio of the counts so far."""
+        return sprt_llr(counts, self.elo0, self.elo1)
+
+    def decide(self, counts: Sequence[int]) -> str:
+        """``"H1"`` (better by at least elo1), ``"H0"`` (not better than elo0) or ``"continue"``."""
+        llr = self.llr(counts)
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return "continue"
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``"elo0,elo1"`` from a command line as two floats, elo0 < elo1 (raises ValueError otherwise)."""
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        elo0, elo1 = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"SPRT bounds {text!r} must be two numbers 'elo0,elo1', e.g. '0,5'") from None
+    if not elo0 < elo1:
+        raise ValueError(f"SPRT bounds {text!r}: elo0 must be below elo1")
+    return elo0, elo1
