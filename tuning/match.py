@@ -1,0 +1,357 @@
+"""Matches between two agents: paired openings, a worker pool, pentanomial statistics, an optional SPRT.
+
+A match plays each opening twice, colours swapped: in the pair's first game
+agent A plays the side to move after the opening, in the second agent B
+does.  The pair's total score for A (0, 1/2, 1, 3/2 or 2) is one
+pentanomial sample (see :mod:`tuning.stats`).
+
+Results do not depend on the number of workers: pair ``i`` uses opening
+``i mod len(openings)`` and seeds both agents from ``(seed, i, game)`` only,
+every agent is reset before each game, and results are consumed in pair
+order (an SPRT or a pruner that stops the match stops at the same pair
+whatever finished first).  Time budgets are the exception: they make
+searches depend on the machine's load.
+
+Command line::
+
+    python -m tuning.match "alphabeta:depth=4" "alphabeta:depth=2" --pairs 100 --workers 2
+    python -m tuning.match weights/connect4-c4_features.json rules --sprt 0,10
+
+Example:
+    >>> from games import TIC_TAC_TOE
+    >>> result = play_match(TIC_TAC_TOE, "rules", "random", [(4,)], pairs=3, seed=1)
+    >>> result.games, sum(result.pentanomial)
+    (6, 3)
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Optional, Sequence
+
+import numpy as np
+
+from games import KInARow, Position, make_game
+from games.errors import GameError
+from search.agents import AgentSpecError, AgentType, make_agent
+from tuning.openings import Opening, make_openings
+from tuning.stats import Estimate, Sprt, parse_sprt, pentanomial, trinomial
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The two games of one opening.
+
+    Attributes:
+        index: the pair's number in the match.
+        opening: the opening both games started from.
+        scores: A's score in game 1 (A to move after the opening) and game 2.
+        plies: the length of each game after the opening.
+        nodes: search nodes of A and of B over both games.
+        searched: moves A and B chose by search (random moves and rule agents excluded).
+    """
+
+    index: int
+    opening: Opening
+    scores: tuple[float, float]
+    plies: tuple[int, int]
+    nodes: tuple[int, int]
+    searched: tuple[int, int]
+
+    @property
+    def total(self) -> float:
+        """A's pair score, 0 to 2."""
+        return self.scores[0] + self.scores[1]
+
+
+@dataclass
+class MatchResult:
+    """Pairs played so far, with W/D/L and pentanomial counts from A's point of view."""
+
+    name_a: str
+    name_b: str
+    pairs: list[PairResult] = field(default_factory=list)
+    sprt_verdict: Optional[str] = None
+
+    def add(self, pair: PairResult) -> None:
+        """Record one more pair."""
+        self.pairs.append(pair)
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return 2 * len(self.pairs)
+
+    @property
+    def wdl(self) -> tuple[int, int, int]:
+        """A's wins, draws and losses."""
+        scores = [s for pair in self.pairs for s in pair.scores]
+        return scores.count(1.0), scores.count(0.5), scores.count(0.0)
+
+    @property
+    def pentanomial(self) -> list[int]:
+        """Pairs by A's pair score 0, 1/2, 1, 3/2, 2."""
+        counts = [0] * 5
+        for pair in self.pairs:
+            counts[int(round(pair.total * 2))] += 1
+        return counts
+
+    @property
+    def score(self) -> float:
+        """A's mean score per game (1/2 before any game)."""
+        return sum(p.total for p in self.pairs) / self.games if self.pairs else 0.5
+
+    def estimate(self, confidence: float = 0.95) -> Estimate:
+        """Elo of A over B from the pair counts, with its interval."""
+        return pentanomial(self.pentanomial, confidence)
+
+    def nodes_per_move(self, side: int = 0) -> float:
+        """Mean search nodes per searched move of A (side 0) or B (side 1); 0 if it never searched."""
+        moves = sum(p.searched[side] for p in self.pairs)
+        return sum(p.nodes[side] for p in self.pairs) / moves if moves else 0.0
+
+    def report(self) -> str:
+        """The lines ``python -m tuning.match`` prints."""
+        wins, draws, losses = self.wdl
+        pairs = self.estimate()
+        games = trinomial(wins, draws, losses)
+        lines = [
+            f"{self.name_a} vs {self.name_b}: {self.games} games, {len(self.pairs)} pairs",
+            f"W/D/L {wins}/{draws}/{losses}   pentanomial [0, 1/2, 1, 3/2, 2] = {self.pentanomial}",
+            f"pairs: {pairs.describe()}",
+            f"games: {games.describe()} (ignores the pairing: wider)",
+            f"nodes/move: A {self.nodes_per_move(0):.0f}, B {self.nodes_per_move(1):.0f}",
+        ]
+        if self.sprt_verdict is not None:
+            lines.append(f"SPRT: {self.sprt_verdict}")
+        return "\n".join(lines)
+
+
+def pair_seed(seed: int, index: int, game_number: int, side: int) -> int:
+    """The seed of one agent in one game of one pair, a function of these numbers only."""
+    return int(np.random.SeedSequence([seed, index, game_number, side]).generate_state(1)[0])
+
+
+def play_game(start: Position, first: AgentType, second: AgentType) -> tuple[float, int, list[int], list[int]]:
+    """Play from ``start`` (copied) to the end; ``first`` is to move.
+
+    Returns ``(first's score, plies played, nodes per agent, searched moves per agent)``.
+    """
+    position = start.copy()
+    agents = (first, second)
+    nodes, searched = [0, 0], [0, 0]
+    side, plies = 0, 0
+    mover = position.to_move
+    while not position.is_terminal():
+        agent = agents[side]
+        position.play(agent.select_move(position))
+        result = getattr(agent, "last_result", None)
+        if result is not None:
+            nodes[side] += result.nodes
+            searched[side] += 1
+        side, plies = 1 - side, plies + 1
+    outcome = position.result()  # from the first player's (x's) point of view
+    assert outcome is not None
+    score = outcome if mover == 0 else 1.0 - outcome
+    return score, plies, nodes, searched
+
+
+_AGENTS: dict[tuple[KInARow, str], AgentType] = {}
+"""Agents built in this process, by (game, spec): building one allocates a transposition table."""
+
+
+def _agent(game: KInARow, spec: str, seed: int) -> AgentType:
+    agent = _AGENTS.get((game, spec))
+    if agent is None:
+        agent = _AGENTS[(game, spec)] = make_agent(spec, game)
+    agent.reset()
+    agent.seed(seed)
+    return agent
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Everything a worker needs to play one pair (picklable)."""
+
+    game: KInARow
+    spec_a: str
+    spec_b: str
+    opening: Opening
+    seed: int
+    index: int
+
+
+def play_pair(task: PairTask) -> PairResult:
+    """Play the two games of one pair, colours swapped, with freshly reset and seeded agents."""
+    start = task.game.position(task.opening)
+    scores, plies, nodes, searched = [], [], [0, 0], [0, 0]
+    for game_number in (0, 1):
+        a = _agent(task.game, task.spec_a, pair_seed(task.seed, task.index, game_number, 0))
+        b = _agent(task.game, task.spec_b, pair_seed(task.seed, task.index, game_number, 1))
+        first, second = (a, b) if game_number == 0 else (b, a)
+        score, length, game_nodes, game_searched = play_game(start, first, second)
+        order = (0, 1) if game_number == 0 else (1, 0)  # index into the game's (first, second) for (A, B)
+        scores.append(score if game_number == 0 else 1.0 - score)
+        plies.append(length)
+        for side in (0, 1):
+            nodes[side] += game_nodes[order[side]]
+            searched[side] += game_searched[order[side]]
+    return PairResult(task.index, task.opening, (scores[0], scores[1]), (plies[0], plies[1]),
+                      (nodes[0], nodes[1]), (searched[0], searched[1]))  # fmt: skip
+
+
+def default_workers() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class MatchRunner:
+    """Plays pairs on a pool of worker processes (kept between matches); ``workers=1`` plays in-process.
+
+    Use it as a context manager so the pool is shut down::
+
+        with MatchRunner(workers=2) as runner:
+            result = runner.match(CONNECT4, "alphabeta:depth=4", "alphabeta:depth=2", openings, pairs=50)
+    """
+
+    def __init__(self, workers: Optional[int] = None) -> None:
+        workers = default_workers() if workers is None else workers
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers={workers!r} must be a positive integer")
+        self.workers = workers
+        # spawn, not fork: the parent may hold threads (Optuna's heartbeat, a database driver)
+        self._pool = multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+
+    def __enter__(self) -> MatchRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def play(self, tasks: Sequence[PairTask]) -> Iterator[PairResult]:
+        """Play ``tasks`` and yield their results in task order.
+
+        Tasks go out in waves of two per worker, so a consumer that stops
+        early (an SPRT, a pruner) wastes at most one wave.
+        """
+        if self._pool is None:
+            yield from map(play_pair, tasks)
+            return
+        wave = 2 * self.workers
+        for start in range(0, len(tasks), wave):
+            yield from self._pool.imap(play_pair, tasks[start : start + wave])
+
+    def match(
+        self,
+        game: KInARow,
+        spec_a: str,
+        spec_b: str,
+        openings: Sequence[Opening],
+        pairs: int,
+        seed: int = 0,
+        sprt: Optional[Sprt] = None,
+        on_pair: Optional[Callable[[MatchResult], bool]] = None,
+    ) -> MatchResult:
+        """Play up to ``pairs`` pairs of A (``spec_a``) against B.
+
+        Args:
+            game: the game.
+            spec_a, spec_b: agent specs (see :func:`search.agents.make_agent`) or weight file paths.
+            openings: pair ``i`` starts from ``openings[i % len(openings)]``.
+            pairs: the most pairs to play.
+            seed: seeds every agent of every game (with the pair's index).
+            sprt: stop as soon as this test decides; its verdict goes into the result.
+            on_pair: called after each pair in order with the result so far;
+                returning True stops the match.
+        """
+        check_specs(game, (spec_a, spec_b))
+        if not openings:
+            raise ValueError("a match needs at least one opening")
+        names = [make_agent(spec, game).name for spec in (spec_a, spec_b)]
+        result = MatchResult(names[0], names[1])
+        tasks = [PairTask(game, spec_a, spec_b, tuple(openings[i % len(openings)]), seed, i) for i in range(pairs)]
+        for pair in self.play(tasks):
+            result.add(pair)
+            if sprt is not None:
+                verdict = sprt.decide(result.pentanomial)
+                result.sprt_verdict = f"{verdict} after {len(result.pairs)} pairs (LLR {sprt.llr(result.pentanomial):+.2f}, " \
+                                      f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}])"  # fmt: skip
+                if verdict != "continue":
+                    break
+            if on_pair is not None and on_pair(result):
+                break
+        return result
+
+
+def check_specs(game: KInARow, specs: Sequence[str]) -> None:
+    """Build each agent once, so a bad spec fails here, in the parent, with make_agent's message."""
+    for spec in specs:
+        make_agent(spec, game)
+
+
+def play_match(game: KInARow, spec_a: str, spec_b: str, openings: Sequence[Opening], pairs: int, seed: int = 0,
+               workers: int = 1, sprt: Optional[Sprt] = None) -> MatchResult:  # fmt: skip
+    """One match on a fresh runner (see :meth:`MatchRunner.match`)."""
+    with MatchRunner(workers) as runner:
+        return runner.match(game, spec_a, spec_b, openings, pairs, seed, sprt)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tuning.match",
+        description="Play agent A against agent B on paired random openings and report W/D/L, "
+        "pentanomial counts, Elo with a 95%% interval, LOS and optionally an SPRT.",
+    )
+    parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4')")
+    parser.add_argument("b", help="agent spec or weight file of B")
+    parser.add_argument("--game", default="connect4", choices=("connect4", "mnk"))
+    parser.add_argument("--rows", type=int)
+    parser.add_argument("--cols", type=int)
+    parser.add_argument("--k", type=int)
+    parser.add_argument("--pairs", type=int, default=100, help="game pairs to play at most (default 100)")
+    parser.add_argument("--plies", type=int, default=4, help="random plies per opening (default 4)")
+    parser.add_argument("--openings", type=int, default=None,
+                        help="distinct openings to cycle through (default: one per pair, at most 500)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sprt", help="run an SPRT on nElo bounds 'elo0,elo1' and stop when it decides")
+    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``python -m tuning.match``."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        game = make_game(args.game, args.rows, args.cols, args.k)
+        if args.pairs < 1:
+            raise ValueError(f"--pairs {args.pairs} must be at least 1")
+        sprt = Sprt(*parse_sprt(args.sprt), alpha=args.alpha, beta=args.beta) if args.sprt else None
+        check_specs(game, (args.a, args.b))
+        count = args.openings or min(args.pairs, 500)
+        book = make_openings(game, count=count, plies=args.plies, seed=args.seed, heldout=0.0)
+        result = play_match(game, args.a, args.b, book.tuning, args.pairs, args.seed, args.workers or default_workers(), sprt)
+    except (AgentSpecError, GameError, ValueError, OSError) as error:
+        parser.error(str(error))
+    print(result.report())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
