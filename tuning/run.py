@@ -97,7 +97,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--cols", type=int)
     g.add_argument("--k", type=int)
     g.add_argument("--heuristic", help="evaluator to tune (default: c4_features for k=4 Connect-4, windows otherwise)")
-    g.add_argument("--baseline", help="weight file or agent spec to beat (default: the heuristic's defaults, depth 4)")
+    g.add_argument("--baseline", help="weight file or agent spec to beat (default: the heuristic's default weights, "
+                   "searching to the node budget in fair mode, to depth 4 in pareto mode)")
     s = p.add_argument_group("search space and cost")
     s.add_argument("--tune", default=",".join(TUNABLE), help="what to tune: any of weights,branching,depth (default all)")
     s.add_argument("--mode", default="fair", choices=("fair", "pareto"),
@@ -158,12 +159,20 @@ def _check_positive(args: argparse.Namespace) -> None:
         raise ValueError(f"--confirm-top {args.confirm_top} must be at least 1")
 
 
-def _baseline(args: argparse.Namespace, game: KInARow, heuristic: str) -> tuple[str, int, Optional[int]]:
-    """(baseline agent spec, its depth, its q): the start point of the search takes the baseline's settings."""
+def _baseline(args: argparse.Namespace, game: KInARow, heuristic: str, max_depth: int) -> tuple[str, int, Optional[int]]:
+    """(baseline agent spec, its depth, its q): the start point of the search takes the baseline's settings.
+
+    The default baseline is the heuristic's default weights.  In fair mode it
+    searches every move until the node budget is spent (its depth is only
+    capped by the top of the depth range), so the budget binds both sides and
+    a candidate cannot win by simply spending more nodes; in pareto mode it
+    searches to depth 4, the paper's depth.
+    """
     nodes = args.nodes if args.mode == "fair" else None
     if args.baseline is None:
         defaults = get_spec(heuristic).defaults
-        return Candidate(heuristic, defaults, 4, None, nodes, args.random_every).spec(), 4, None
+        depth = max_depth if args.mode == "fair" else 4
+        return Candidate(heuristic, defaults, depth, None, nodes, args.random_every).spec(), depth, None
     if args.baseline.endswith(".json") or Path(args.baseline).is_file():
         loaded = load_weights(args.baseline, game)
         depth = loaded.search.depth or 4
@@ -193,8 +202,9 @@ def prepare(args: argparse.Namespace) -> Setup:
     heuristic = args.heuristic or default_heuristic(game)
     get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
     tune = tuple(filter(None, (x.strip() for x in args.tune.split(","))))
-    baseline, depth, branching = _baseline(args, game, heuristic)
-    space = SearchSpace.build(game, heuristic, tune, _int_pair(args.depth_range, "--depth-range"),
+    depth_range = _int_pair(args.depth_range, "--depth-range")
+    baseline, depth, branching = _baseline(args, game, heuristic, depth_range[1])
+    space = SearchSpace.build(game, heuristic, tune, depth_range,
                               bounds=parse_bounds(args.bounds), default_depth=depth, default_branching=branching)  # fmt: skip
     study = args.study or f"{game_tag(game)}-{heuristic}-{args.mode}"
     if not re.fullmatch(r"[A-Za-z0-9_.\-]+", study):

@@ -105,7 +105,7 @@ def make_sampler(name: str, seed: Optional[int], start: Mapping[str, float], obj
         return OnePercentSampler(start, seed)
     if name == "cmaes":
         _need("cmaes", "cmaes")
-        return optuna.samplers.CmaEsSampler(seed=seed, x0=dict(start), warn_independent_sampling=False)
+        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
     _need("torch", "torch==2.13.0")
     return optuna.samplers.GPSampler(seed=seed)
 

@@ -1,0 +1,167 @@
+"""End-to-end runs of ``python -m tuning.run`` on tiny budgets: export, resume, SIGKILL, bad input, PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import optuna
+import pytest
+
+from games import CONNECT4
+from heuristics import load_weights
+from search.agents import AlphaBetaAgent
+from tuning.run import EXIT_NO_IMPROVEMENT, main
+
+TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "4", "--plies", "2",
+        "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress"]  # fmt: skip
+
+
+def tuner(tmp: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the tuner as a user would, in ``tmp`` with its SQLite file there."""
+    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp / 'study.db'}", *extra]
+    return subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=timeout)
+
+
+def trials(tmp: Path, study: str) -> list[optuna.trial.FrozenTrial]:
+    return optuna.load_study(study_name=study, storage=f"sqlite:///{tmp / 'study.db'}").trials
+
+
+def test_a_confirmed_run_exports_a_loadable_weight_file_and_resumes(tmp_path: Path) -> None:
+    first = tuner(tmp_path, "--trials", "2", "--baseline", "random", "--study", "s", "--out", "tuned.json")
+    assert first.returncode == 0, first.stderr
+    assert "confirmed" in first.stdout and "optuna-dashboard" in first.stdout
+    exported = load_weights(tmp_path / "tuned.json", CONNECT4)
+    assert exported.heuristic == "square_values" and exported.search.nodes == 300
+    provenance = exported.provenance
+    assert provenance["study"] == "s" and provenance["seed"] == 0 and provenance["confirmation"]["pairs"] == 4
+    assert provenance["trial"] in (0, 1) and provenance["games"] >= 2 and "package_version" in provenance
+    agent = AlphaBetaAgent(CONNECT4, weights=tmp_path / "tuned.json", seed=1)
+    assert agent.select_move(CONNECT4.position("44")) in range(7)
+    run_dir = tmp_path / "runs" / "s"
+    for name in ("openings.json", "trials.csv", "confirmation.csv", "summary.md", "candidate.json", "history.png"):
+        assert (run_dir / name).is_file(), name
+    assert trials(tmp_path, "s")[0].params["scale"] == 1.0  # the paper's defaults come first
+    assert "Confirmation on held-out openings" in (run_dir / "summary.md").read_text()
+
+    again = tuner(tmp_path, "--trials", "1", "--baseline", "random", "--study", "s", "--out", "tuned.json")
+    assert again.returncode == 0, again.stderr
+    assert [t.number for t in trials(tmp_path, "s")] == [0, 1, 2]
+    assert len((run_dir / "trials.csv").read_text().splitlines()) == 1 + 3
+
+
+def test_no_significant_improvement_exits_3_and_exports_nothing(tmp_path: Path) -> None:
+    # one trial, the paper's defaults, which is the baseline itself: nothing can be better
+    run = tuner(tmp_path, "--trials", "1", "--study", "same", "--out", "t.json")
+    assert run.returncode == EXIT_NO_IMPROVEMENT, run.stderr
+    assert "No significant improvement" in run.stdout
+    assert not (tmp_path / "t.json").exists()
+    assert (tmp_path / "runs" / "same" / "candidate.json").is_file()
+
+
+def test_a_killed_run_resumes_cleanly(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
+               "--study", "k", "--trials", "200", "--pairs", "30", "--plies", "4", "--out", "t.json"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 240
+        while time.time() < deadline:
+            time.sleep(1)
+            assert process.poll() is None, "the tuner ended before it could be killed"
+            try:
+                done = [t for t in trials(tmp_path, "k") if t.state.is_finished()]
+            except Exception:  # the study may not exist yet
+                continue
+            if len(done) >= 2 and any(t.state == optuna.trial.TrialState.RUNNING for t in trials(tmp_path, "k")):
+                break
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait(timeout=30)
+    before = trials(tmp_path, "k")
+    finished_before = sum(t.state.is_finished() for t in before)
+    assert finished_before >= 2
+    resumed = tuner(tmp_path, "--study", "k", "--trials", "1", "--pairs", "30", "--plies", "4", "--out", "t.json")
+    assert resumed.returncode in (0, EXIT_NO_IMPROVEMENT), resumed.stderr
+    after = trials(tmp_path, "k")
+    assert [t.number for t in after] == list(range(len(after)))
+    assert sum(t.state.is_finished() for t in after) >= finished_before + 1
+    assert all(t.values is not None for t in after if t.state == optuna.trial.TrialState.COMPLETE)
+    assert not list(tmp_path.glob("**/*.tmp")) and not list(tmp_path.glob("**/.*.tmp.png"))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--heuristic", "nonsense"], "nonsense"),
+        (["--bounds", "scale=5:1"], "make no sense"),
+        (["--bounds", "depth=0:3"], "allowed range"),
+        (["--bounds", "nope=1:2"], "unknown parameter"),
+        (["--tune", "weights,speed"], "speed"),
+        (["--storage", "postgresql://nobody:secret@127.0.0.1:1/none"], "cannot open storage"),
+        (["--out", "/proc/forbidden/t.json"], "cannot write"),
+        (["--baseline", "alphabeta:depht=3"], "depht"),
+        (["--pairs", "0"], "--pairs 0"),
+        (["--game", "mnk"], "rows"),
+    ],
+)
+def test_bad_input_is_one_clear_line_before_any_game(tmp_path: Path, monkeypatch, capsys, extra, message) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", *extra])
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert message in error and "secret" not in error
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").rglob("*.json"))
+
+
+def test_a_baseline_for_another_game_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    other = Path(__file__).resolve().parents[1] / "weights" / "tictactoe-windows.json"
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--baseline", str(other)])
+    assert exit_info.value.code == 2
+    assert "tictactoe-windows.json" in capsys.readouterr().err
+
+
+def test_pareto_mode_is_two_objective_and_plots_the_front(tmp_path: Path) -> None:
+    run = tuner(tmp_path, "--mode", "pareto", "--trials", "3", "--study", "p", "--baseline", "random", "--out", "t.json")
+    assert run.returncode == 0, run.stderr
+    done = [t for t in trials(tmp_path, "p") if t.values is not None]
+    assert done and all(len(t.values) == 2 and t.values[1] > 0 for t in done)  # score, nodes per move
+    assert (tmp_path / "runs" / "p" / "pareto_front.png").is_file()
+
+
+def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
+    assert tuner(tmp_path, "--trials", "1", "--study", "x", "--baseline", "random").returncode == 0
+    clash = tuner(tmp_path, "--trials", "1", "--study", "x", "--baseline", "random", "--nodes", "500")
+    assert clash.returncode == 2 and "other settings" in clash.stderr and "nodes" in clash.stderr
+
+
+POSTGRES_URL = os.environ.get("ALPHABETA_TEST_POSTGRES")
+
+
+@pytest.mark.skipif(not POSTGRES_URL and not os.environ.get("CI"), reason="set ALPHABETA_TEST_POSTGRES (.ci/run does)")
+def test_two_tuners_share_one_postgresql_study(tmp_path: Path) -> None:
+    assert POSTGRES_URL, "CI must provide a PostgreSQL server: .ci/run starts one and sets ALPHABETA_TEST_POSTGRES"
+    study = f"shared-{os.getpid()}-{time.time_ns()}"
+    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", POSTGRES_URL, "--study", study, "--trials", "3",
+               "--baseline", "random"]  # fmt: skip
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for folder in folders:
+        folder.mkdir()
+    processes = [subprocess.Popen(command + ["--out", "t.json"], cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for f in folders]  # fmt: skip
+    outputs = [p.communicate(timeout=600) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    shared = optuna.load_study(study_name=study, storage=POSTGRES_URL).trials
+    assert len(shared) == 6  # the sum: none lost, none duplicated
+    assert sorted(t.number for t in shared) == list(range(6))
+    assert all(t.state.is_finished() for t in shared)
+    assert json.loads((folders[0] / "runs" / study / "openings.json").read_text()) == json.loads(
+        (folders[1] / "runs" / study / "openings.json").read_text()
+    )  # both machines drew the same openings from the seed

@@ -1,0 +1,95 @@
+"""The tuner's search space and samplers: bounds, candidates, the 1% rule, every sampler by name."""
+
+from __future__ import annotations
+
+import optuna
+import pytest
+
+from games import CONNECT4, make_game
+from heuristics import get_spec
+from search.agents import make_agent
+from tuning.samplers import SAMPLERS, OnePercentSampler, make_sampler
+from tuning.space import SearchSpace, parse_bounds
+
+
+def test_the_space_covers_every_weight_within_its_registered_bounds() -> None:
+    space = SearchSpace.build(CONNECT4, "c4_features")
+    spec = get_spec("c4_features")
+    assert space.names == (*spec.weight_names, "branching", "depth")
+    for param, weight in zip(space.params, spec.weights):
+        assert (param.low, param.high, param.log, param.default) == (weight.low, weight.high, weight.log, weight.default)
+    branching = space.params[-2]
+    assert (branching.low, branching.high) == (2, 7)  # q = 7 on a 7-column board means every move
+
+
+def test_candidates_become_agents_with_exactly_those_settings() -> None:
+    space = SearchSpace.build(CONNECT4, "c4_features")
+    values = {**space.defaults(), "f4_col_d": 123.5, "branching": 3, "depth": 6}
+    candidate = space.candidate(values, nodes=2000)
+    agent = make_agent(candidate.spec(), CONNECT4)
+    assert agent.evaluator.weights["f4_col_d"] == 123.5
+    assert (agent.depth, agent.branching, agent.nodes) == (6, 3, 2000)
+    assert space.candidate({**values, "branching": 7}).branching is None  # the top of the range is "all moves"
+    assert make_agent(space.candidate(space.defaults()).spec(), CONNECT4).evaluator.weights == get_spec("c4_features").defaults
+
+
+def test_explicit_branching_bounds_are_real_q_values() -> None:
+    space = SearchSpace.build(make_game("mnk", 9, 9, 5), "windows", bounds=parse_bounds("branching=2:5"))
+    assert space.candidate({"branching": 5}).branching == 5
+
+
+@pytest.mark.parametrize(
+    ("bounds", "message"),
+    [("good=10:5", "make no sense"), ("good=-1:5", "allowed range"), ("depth=1.5:4", "integers"), ("what=1:2", "unknown")],
+)
+def test_bad_bounds_are_refused_with_the_name(bounds: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SearchSpace.build(make_game("mnk", 5, 5, 4), "windows", bounds=parse_bounds(bounds))
+
+
+def test_bounds_syntax_and_refusing_heuristics() -> None:
+    with pytest.raises(ValueError, match="name=low:high"):
+        parse_bounds("depth=2-6")
+    with pytest.raises(ValueError, match="k"):
+        SearchSpace.build(make_game("mnk", 9, 9, 5), "c4_features")  # the paper's features are for k = 4
+
+
+def _toy(trial: optuna.Trial) -> float:
+    x = trial.suggest_float("x", 1.0, 100.0, log=True)
+    n = trial.suggest_int("n", 1, 8)
+    return -abs(x - 30.0) - abs(n - 5)
+
+
+@pytest.mark.parametrize("name", SAMPLERS)
+def test_every_sampler_runs_and_starts_from_the_enqueued_defaults(name: str) -> None:
+    sampler = make_sampler(name, seed=0, start={"x": 10.0, "n": 2})
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    study.enqueue_trial({"x": 10.0, "n": 2})
+    study.optimize(_toy, n_trials=6)
+    assert study.trials[0].params == {"x": 10.0, "n": 2}
+    assert len(study.trials) == 6 and study.best_value >= study.trials[0].value
+
+
+def test_onepercent_moves_one_parameter_of_the_incumbent_by_one_percent() -> None:
+    study = optuna.create_study(direction="maximize", sampler=OnePercentSampler({"x": 10.0, "n": 2}, seed=3))
+    study.optimize(_toy, n_trials=30)
+    trials = study.trials
+    assert trials[0].params == {"x": 10.0, "n": 2}
+    for i in range(1, len(trials)):
+        incumbent = max(trials[:i], key=lambda t: (t.value, -t.number))
+        x0, n0 = incumbent.params["x"], incumbent.params["n"]
+        x1, n1 = trials[i].params["x"], trials[i].params["n"]
+        moved_x = x1 != x0
+        assert moved_x != (n1 != n0)  # exactly one parameter moves
+        if moved_x:
+            assert x1 == pytest.approx(x0 * 1.01) or x1 == pytest.approx(x0 * 0.99)
+        else:
+            assert abs(n1 - n0) == 1 or n1 in (1, 8)  # integers move one step (clipped at the bounds)
+    assert study.best_value > trials[0].value  # it climbs
+
+
+def test_bad_sampler_requests_are_named() -> None:
+    with pytest.raises(ValueError, match="unknown sampler 'annealing'"):
+        make_sampler("annealing", 0, {})
+    with pytest.raises(ValueError, match="single-objective"):
+        make_sampler("cmaes", 0, {}, objectives=2)
