@@ -237,13 +237,20 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         path = Path(url[len("sqlite:///") :])
         if str(path) not in ("", ":memory:"):
             _check_writable(path)
-    try:
-        engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {"pool_pre_ping": True}
-        return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs, heartbeat_interval=HEARTBEAT_SECONDS,
-                                          grace_period=GRACE_SECONDS)  # fmt: skip
-    except Exception as error:  # sqlalchemy's errors, a missing driver, a bad URL: all one-line messages here
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ValueError(f"cannot open storage {redact(url)}: {first}") from None
+    engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {"pool_pre_ping": True}
+    for attempt in range(5):
+        try:
+            return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs, heartbeat_interval=HEARTBEAT_SECONDS,
+                                              grace_period=GRACE_SECONDS)  # fmt: skip
+        except Exception as error:  # sqlalchemy's errors, a missing driver, a bad URL: all one-line messages here
+            text = str(error)
+            # Two processes creating Optuna's tables at once: the loser retries and finds them made.
+            if ("duplicate key" in text or "already exists" in text) and attempt < 4:
+                time.sleep(0.5 * (attempt + 1))
+                continue
+            first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
+            raise ValueError(f"cannot open storage {redact(url)}: {first}") from None
+    raise AssertionError("unreachable")
 
 
 def _study_attrs(setup: Setup) -> dict[str, Any]:
