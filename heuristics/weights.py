@@ -39,7 +39,7 @@ from heuristics.registry import get_spec
 FORMAT = "alphabeta-gym-weights"
 VERSION = 1
 _TOP_FIELDS = {"format", "version", "game", "heuristic", "weights", "search", "provenance"}
-_SEARCH_FIELDS = ("depth", "branching", "nodes", "time_ms")
+_SEARCH_FIELDS = ("depth", "branching", "nodes", "time_ms", "radius")
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -55,6 +55,8 @@ class SearchSettings:
     """Node budget per move."""
     time_ms: Optional[float] = None
     """Time budget per move, in milliseconds."""
+    radius: Optional[int] = None
+    """m,n,k: only cells within this distance of a stone are considered."""
 
 
 def check_weights(heuristic: str, weights: Mapping[str, Any]) -> dict[str, float]:

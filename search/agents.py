@@ -88,6 +88,7 @@ class AlphaBetaAgent:
             nodes = nodes if nodes is not None else loaded.search.nodes
             time_ms = time_ms if time_ms is not None else loaded.search.time_ms
             branching = branching if branching is not None else loaded.search.branching
+            radius = radius if radius is not None else loaded.search.radius
         else:
             overrides = dict(weights or {})
         if random_every is not None and (isinstance(random_every, bool) or not isinstance(random_every, int) or random_every < 1):

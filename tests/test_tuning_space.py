@@ -93,3 +93,15 @@ def test_bad_sampler_requests_are_named() -> None:
         make_sampler("annealing", 0, {})
     with pytest.raises(ValueError, match="single-objective"):
         make_sampler("cmaes", 0, {}, objectives=2)
+
+
+def test_a_candidates_weight_file_carries_its_search_settings(tmp_path) -> None:
+    from heuristics import save_weights
+    from search.agents import AlphaBetaAgent
+
+    game = make_game("mnk", 9, 9, 5)
+    space = SearchSpace.build(game, "windows")
+    candidate = space.candidate({**space.defaults(), "branching": 6, "depth": 3}, nodes=500, radius=2)
+    save_weights(candidate.weight_file(game, {"study": "t"}), tmp_path / "w.json")
+    agent = AlphaBetaAgent(game, weights=tmp_path / "w.json")
+    assert (agent.depth, agent.branching, agent.nodes, agent.radius) == (3, 6, 500, 2)

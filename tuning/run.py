@@ -107,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--depth-range", default="1,8", help="depth range searched, 'low,high' (default 1,8)")
     s.add_argument("--bounds", help="narrower bounds, 'name=low:high,...' (weights, depth, branching)")
     s.add_argument("--random-every", type=int, help="both sides play a random move every N-th move (diversity)")
+    s.add_argument("--radius", type=int, help="m,n,k: both sides consider only cells within this distance of a stone")
     t = p.add_argument_group("study")
     t.add_argument("--trials", type=int, default=30, help="trials to run in this invocation (default 30)")
     t.add_argument("--timeout", type=float, help="stop starting new trials after this many seconds")
@@ -150,7 +151,7 @@ def _int_pair(text: str, name: str) -> tuple[int, int]:
 
 
 def _check_positive(args: argparse.Namespace) -> None:
-    for name in ("trials", "pairs", "nodes", "confirm_pairs", "plies", "workers", "random_every", "timeout"):
+    for name in ("trials", "pairs", "nodes", "confirm_pairs", "plies", "workers", "random_every", "timeout", "radius"):
         value = getattr(args, name)
         low = 0 if name == "plies" else 1
         if value is not None and value < low:
@@ -172,11 +173,12 @@ def _baseline(args: argparse.Namespace, game: KInARow, heuristic: str, max_depth
     if args.baseline is None:
         defaults = get_spec(heuristic).defaults
         depth = max_depth if args.mode == "fair" else 4
-        return Candidate(heuristic, defaults, depth, None, nodes, args.random_every).spec(), depth, None
+        return Candidate(heuristic, defaults, depth, None, nodes, args.random_every, args.radius).spec(), depth, None
     if args.baseline.endswith(".json") or Path(args.baseline).is_file():
         loaded = load_weights(args.baseline, game)
         depth = loaded.search.depth or 4
-        spec = Candidate(loaded.heuristic, loaded.weights, depth, loaded.search.branching, nodes, args.random_every).spec()
+        spec = Candidate(loaded.heuristic, loaded.weights, depth, loaded.search.branching, nodes, args.random_every,
+                         args.radius).spec()  # fmt: skip
         return spec, depth, loaded.search.branching
     make_agent(args.baseline, game)  # a bad spec fails here with the valid names and keys
     return args.baseline, 4, None
@@ -332,7 +334,7 @@ def make_objective(setup: Setup, runner: MatchRunner, progress: Progress) -> Any
     per_pair = args.pruner == "wilcoxon"
 
     def objective(trial: optuna.Trial) -> Any:
-        candidate = setup.space.candidate(setup.space.suggest(trial), nodes, args.random_every)
+        candidate = setup.space.candidate(setup.space.suggest(trial), nodes, args.random_every, args.radius)
         trial.set_user_attr("spec", candidate.spec())
         pruned = False
 
@@ -406,7 +408,7 @@ def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Pr
     nodes = args.nodes if args.mode == "fair" else None
     confirmations = []
     for trial in top_trials(study, args.confirm_top):
-        candidate = setup.space.candidate(trial.params, nodes, args.random_every)
+        candidate = setup.space.candidate(trial.params, nodes, args.random_every, args.radius)
         note = f"confirming trial {trial.number}"
 
         def on_pair(result: MatchResult) -> bool:

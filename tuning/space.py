@@ -64,13 +64,14 @@ class Candidate:
     branching: Optional[int] = None
     nodes: Optional[int] = None
     random_every: Optional[int] = None
+    radius: Optional[int] = None
     params: dict[str, float] = field(default_factory=dict)
     """The searched values this candidate came from (for tables)."""
 
     def spec(self) -> str:
         """The agent spec string (see :func:`search.agents.make_agent`); floats round-trip exactly."""
         options = [f"heuristic={self.heuristic}"]
-        for key in ("depth", "branching", "nodes", "random_every"):
+        for key in ("depth", "branching", "nodes", "random_every", "radius"):
             value = getattr(self, key)
             if value is not None:
                 options.append(f"{key}={value}")
@@ -79,7 +80,7 @@ class Candidate:
 
     def weight_file(self, game: KInARow, provenance: Optional[dict[str, Any]] = None) -> WeightFile:
         """The candidate as a weight file (its search settings included)."""
-        settings = SearchSettings(depth=self.depth, branching=self.branching, nodes=self.nodes)
+        settings = SearchSettings(depth=self.depth, branching=self.branching, nodes=self.nodes, radius=self.radius)
         return WeightFile(game, self.heuristic, dict(self.weights), settings, dict(provenance or {}))
 
 
@@ -188,7 +189,8 @@ class SearchSpace:
         """Ask ``trial`` for every parameter."""
         return {p.name: p.suggest(trial) for p in self.params}
 
-    def candidate(self, values: Mapping[str, float], nodes: Optional[int] = None, random_every: Optional[int] = None) -> Candidate:
+    def candidate(self, values: Mapping[str, float], nodes: Optional[int] = None, random_every: Optional[int] = None,
+                  radius: Optional[int] = None) -> Candidate:  # fmt: skip
         """The agent configuration of a point (parameters not searched keep the defaults)."""
         weights = dict(get_spec(self.heuristic).defaults)
         weights.update({name: float(v) for name, v in values.items() if name in weights})
@@ -196,7 +198,7 @@ class SearchSpace:
         q = int(values["branching"]) if "branching" in values else self.default_branching
         all_moves = q is None or q >= self.game.n_actions or (self.q_all is not None and q >= self.q_all)
         branching = None if all_moves else q
-        return Candidate(self.heuristic, weights, depth, branching, nodes, random_every, dict(values))
+        return Candidate(self.heuristic, weights, depth, branching, nodes, random_every, radius, dict(values))
 
     def with_defaults(self, depth: int, branching: Optional[int]) -> SearchSpace:
         """The same space starting from other depth / q defaults."""
