@@ -165,3 +165,11 @@ def test_two_tuners_share_one_postgresql_study(tmp_path: Path) -> None:
     assert json.loads((folders[0] / "runs" / study / "openings.json").read_text()) == json.loads(
         (folders[1] / "runs" / study / "openings.json").read_text()
     )  # both machines drew the same openings from the seed
+
+
+def test_the_shipped_tuned_file_is_a_confirmed_improvement() -> None:
+    shipped = load_weights(Path(__file__).resolve().parents[1] / "weights" / "connect4-c4_features-tuned.json", CONNECT4)
+    confirmation = shipped.provenance["confirmation"]
+    assert shipped.provenance["tool"] == "python -m tuning.run" and confirmation["openings"] == "held-out"
+    assert confirmation["elo_low"] > 0 and confirmation["elo_low"] < confirmation["elo"] < confirmation["elo_high"]
+    assert shipped.search.nodes is not None  # tuned at a node budget, and played at it
