@@ -12,20 +12,20 @@ plays its winning stone, so a faster win scores higher; the negative of that
 if the opponent can force a win.  The largest score in a position with
 ``ply`` stones is ``(cells + 1 - ply) // 2`` (win with the next stone).
 
-Contract of ``_c4_negamax`` / ``_mnk_negamax`` (fail-soft, null-window
-friendly, as in Pons' ``Solver::negamax``).  Preconditions: ``alpha <
-beta`` and the side to move cannot win with its next stone (the callers
-check that first: a winning move ends the search before any node is
-counted).  The returned ``v`` satisfies
+Contract of ``_negamax`` (fail-soft, null-window friendly, as Pons'
+``Solver::negamax``).  Preconditions: ``alpha < beta`` and the side to move
+cannot win with its next stone (``_solve`` checks that first: a winning move
+ends the solve before any node is counted).  The returned ``v`` satisfies
 
 * ``alpha < v < beta``: ``v`` is the exact score;
 * ``v <= alpha``: the exact score is at most ``v`` (an upper bound);
 * ``v >= beta``: the exact score is at least ``v`` (a lower bound).
 
-Each call counts one node (``stats[0] += 1``), as Pons' solver counts
-"positions explored": node counts are comparable with his published ones.
+Each node entered counts one (``work[cells + 1, 0]``), as Pons' solver
+counts "positions explored" (one per call of his recursive negamax): node
+counts compare directly with his published ones.
 
-What prunes (Pons' tutorial, parts 5-12; the code here is written afresh):
+What prunes (the techniques of Pons' tutorial, parts 4-12; written afresh here):
 
 * never explore a move that loses at once: if the opponent has a cell it
   could win on next move, that cell is forced (two such cells: lost); with
@@ -33,27 +33,22 @@ What prunes (Pons' tutorial, parts 5-12; the code here is written afresh):
 * a window narrowed by what is still possible: the side to move cannot win
   with its next stone (precondition) and the opponent cannot win with its
   next one (after the pruning above), so the score lies in
-  ``[-(cells - 2 - ply) // 2, (cells - 1 - ply) // 2]``;
-* a transposition table of upper and lower bounds (fixed size: memory is
-  bounded; always-replace; see ``_tt_*``);
+  ``[-((cells - 2 - ply) // 2), (cells - 1 - ply) // 2]``;
+* a transposition table of upper and lower bounds (fixed size, so memory is
+  bounded; always-replace; see ``_tt_value``);
 * move ordering by the number of winning cells a move creates (threats),
   ties broken centre-first;
 * the root (``_solve``) narrows the score interval with null-window
   searches ``[med, med + 1]`` (MTD-like bisection, probing near 0 first,
   where most scores lie); the weak mode starts from the interval [-1, 1].
 
-Argument bundles:
+Argument bundles (all search kernels):
 
-shifts : int64[n_dirs]  bit distance of one step along every line direction
-    that can hold ``k`` stones (1 vertical, rows + 1 horizontal, rows + 2 and
-    rows the diagonals)
-order : int64[n]  Connect-4: the columns centre-first; m,n,k: the cell bits
-    (bit indices) centre-first
-col_masks : uint64[cols]  every playable cell of each column
-tt_keys : uint64[size], tt_vals : int8[size]  (size a power of two; see _tt_*)
-tt_keys2 : uint64[size]  m,n,k only: the second half of the key
-stats : int64[1]  nodes
-move_buf : uint64[cells + 1, n], score_buf : int64[cells + 1, n]  per-ply move lists
+rows, cols, k : the game; gravity : Connect-4 rules (else m,n,k)
+board : uint64, every playable cell; bottom : uint64, the bottom cell of every column
+order : int64[width]  what to try, centre-first: columns (gravity) or the cells' bit indices
+tt : uint64[2**tt_bits]  the table (see ``_tt_value``); stamp : its current generation
+work : int64[cells + 2, 2 * width + 4], nodes : uint64[cells + 2, 5]  the search stack (see ``_negamax``)
 """
 
 from __future__ import annotations

@@ -37,8 +37,7 @@ from typing import Iterable, Mapping, Optional, Sequence, TextIO
 
 import numpy as np
 
-from games import Action, KInARow, Position
-from games import _bits
+from games import Action, KInARow, Position, _bits
 from games.errors import GameError
 from search import _solver as ks
 
@@ -173,7 +172,7 @@ class Solver:
             return SolveResult(score, self._nodes, time.perf_counter() - started, weak)
         child = position.copy()
         scores: dict[Action, int] = {}
-        win_now = 1 if weak else (self._cells + 1 - position.ply) // 2
+        win_now = 1 if weak else (self.game.n_cells + 1 - position.ply) // 2
         for move in position.legal_moves():
             child.play(move)
             if child.winner is not None:
