@@ -9,7 +9,8 @@ m,n,k games use the same formula.  The weak mode answers only the sign
 
 Which games: Connect-4 of any size whose bitboard fits 64 bits,
 ``(rows + 1) * cols <= 64`` (6x7 and 7x8 included), and m,n,k boards with
-the same bound.  Whether a solve *finishes* is another matter: Connect-4 6x7
+``(rows + 1) * cols <= 32`` (up to 5x5: the table key holds both players'
+stones in one word).  Whether a solve *finishes* is another matter: Connect-4 6x7
 takes milliseconds from about 14 stones on, and can take many minutes from
 the empty board; m,n,k up to about 20 cells is quick (5,4,4 in seconds).
 
@@ -37,8 +38,9 @@ from typing import Iterable, Mapping, Optional, Sequence, TextIO
 
 import numpy as np
 
-from games import Action, KInARow, Position, _bits
+from games import Action, KInARow, Position, _bits, make_game
 from games.errors import GameError
+from games.position import STONE_SYMBOLS
 from search import _solver as ks
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -65,8 +67,9 @@ class SolveResult:
     score: int
     """From the side to move, in the benchmark convention (module docstring); weak mode: -1, 0 or 1."""
     nodes: int
-    """Negamax calls, one per position explored (Pons' count), over every search this result needed."""
+    """Positions explored (Pons' count: one per negamax node), over every search this result needed."""
     seconds: float
+    """Time in the search kernel (as the reference solver times its ``solve``; Python-side set-up excluded)."""
     weak: bool
     move_scores: Mapping[Action, int] = field(default_factory=dict)
     """With ``moves=True``: the score of every legal move, from the side to move (winning now included)."""
@@ -123,7 +126,7 @@ class Solver:
         # The search's stack, a row per ply: move lists and windows; bitboards (see _solver._negamax).
         self._work = np.zeros((game.n_cells + 2, 2 * len(order) + 4), dtype=np.int64)
         self._nodes_stack = np.zeros((game.n_cells + 2, 5), dtype=np.uint64)
-        self._nodes = 0
+        self._nodes, self._seconds = 0, 0.0
 
     @property
     def tt_size(self) -> int:
@@ -142,9 +145,11 @@ class Solver:
         game = self.game
         self._work[-1, 0] = 0
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
+        started = time.perf_counter()
         score = ks._solve(current, mask, position.ply, weak, game.rows, game.cols, game.k, game.gravity, self._board,
                           self._bottom, self._order, self._tt, self._tt_bits, self._stamp, self._work,
                           self._nodes_stack)  # fmt: skip
+        self._seconds += time.perf_counter() - started
         self._nodes += int(self._work[-1, 0])
         return int(np.sign(score)) if weak else int(score)
 
@@ -163,13 +168,12 @@ class Solver:
         if position.game != self.game:
             raise ValueError(f"this solver is for {self.game}; got a position of {position.game}")
         if position.is_terminal():
-            outcome = "drawn" if position.winner is None else f"won by {'xo'[position.winner]}"
-            raise ValueError(f"position {position.move_string()!r} of {self.game} is over ({outcome}): nothing to solve")
-        self._nodes = 0
-        started = time.perf_counter()
+            over = _outcome(position)
+            raise ValueError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+        self._nodes, self._seconds = 0, 0.0
         if not moves:
             score = self._score(position, weak)
-            return SolveResult(score, self._nodes, time.perf_counter() - started, weak)
+            return SolveResult(score, self._nodes, self._seconds, weak)
         child = position.copy()
         scores: dict[Action, int] = {}
         win_now = 1 if weak else (self.game.n_cells + 1 - position.ply) // 2
@@ -181,7 +185,7 @@ class Solver:
                 scores[move] = 0 if child.is_terminal() else -self._score(child, weak)
             child.undo()
         best = max(scores.values())
-        return SolveResult(best, self._nodes, time.perf_counter() - started, weak, scores,
+        return SolveResult(best, self._nodes, self._seconds, weak, scores,
                            tuple(m for m, s in scores.items() if s == best))  # fmt: skip
 
 
@@ -250,9 +254,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m search.solve",
         description="Solve positions exactly. Connect-4: one position a line on stdin (1-based column digits from "
-        "the empty board; a second field, such as an expected score, is ignored), one line out each: "
-        "'<moves> <score> <nodes> <microseconds>'. Blank lines are skipped. m,n,k: solve the empty board, "
-        "or the moves given, and print the value.",
+        "the empty board, or column numbers separated by commas on boards wider than 9; a second field, such as "
+        "an expected score, is ignored), one line out each: '<moves> <score> <nodes> <microseconds>' (nodes: "
+        "positions explored; microseconds: the search alone). Blank lines are skipped; a malformed line is "
+        "reported on stderr with its number and the exit code is 1. m,n,k: solve the empty board, or the moves "
+        "given, and print the value.",
     )
     parser.add_argument("moves", nargs="*", help="solve this one position instead of reading stdin (connect4) "
                         "or instead of the empty board (mnk); m,n,k cells like 'b2 a1'")  # fmt: skip
@@ -273,8 +279,7 @@ def _solve_line(solver: Solver, game: KInARow, moves: str, weak: bool) -> tuple[
     except GameError as exc:
         return None, str(exc)
     if position.is_terminal():
-        outcome = "drawn" if position.winner is None else f"won by {'xo'[position.winner]}"
-        return None, f"the game is already over ({outcome}) after {moves!r}: nothing to solve"
+        return None, f"the game is already over ({_outcome(position)}) after {moves!r}: nothing to solve"
     solver.reset()  # each line from an empty table, as the reference solver does: node counts are comparable
     return solver.solve(position, weak=weak), ""
 
@@ -295,14 +300,17 @@ def _run_lines(solver: Solver, game: KInARow, lines: Iterable[str], weak: bool, 
     return bad
 
 
+def _outcome(position: Position) -> str:
+    """How a finished game ended, in words."""
+    return "drawn" if position.winner is None else f"won by {STONE_SYMBOLS[position.winner + 1]}"
+
+
 def _verdict(position: Position, score: int) -> str:
-    """The value in words, naming the winner."""
+    """The value of a position in words, naming the winner."""
     if score == 0:
         return "draw"
-    mover = "xo"[position.to_move]
-    winner = mover if score > 0 else "xo"[1 - position.to_move]
-    first = " (the first player)" if winner == "x" else " (the second player)"
-    return f"win for {winner}{first}"
+    winner = position.to_move if score > 0 else 1 - position.to_move
+    return f"win for {STONE_SYMBOLS[winner + 1]} (the {'first' if winner == 0 else 'second'} player)"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -310,8 +318,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        from games import make_game
-
         game = make_game(args.game, args.rows, args.cols, args.k)
         solver = Solver(game, args.tt_size)
     except ValueError as exc:
