@@ -86,7 +86,8 @@ def test_tic_tac_toe_scores_match_the_naive_reference() -> None:
 
 
 SMALL_GAMES = [Connect4(4, 4, 3), Connect4(4, 5, 4), Connect4(5, 4, 4), Connect4(3, 6, 3), Connect4(6, 7, 4),
-               MNK(3, 3, 3), MNK(3, 4, 3), MNK(4, 4, 3), MNK(4, 4, 4)]  # fmt: skip
+               Connect4(7, 8, 4), Connect4(6, 7, 5), Connect4(20, 3, 4), Connect4(1, 26, 4),  # 64 bits; generic k; tall
+               MNK(3, 3, 3), MNK(3, 4, 3), MNK(4, 4, 3), MNK(4, 4, 4), MNK(5, 5, 4), MNK(2, 10, 3)]  # fmt: skip
 
 
 def late_position(game: KInARow, seed: int, empty: int) -> Position:
@@ -98,7 +99,7 @@ def late_position(game: KInARow, seed: int, empty: int) -> Position:
     raise AssertionError(f"no random walk of {game} reached {empty} empty cells")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.sampled_from(SMALL_GAMES), st.integers(0, 10**6), st.sampled_from([512, 1 << 16]))
 def test_solver_matches_the_naive_reference(game: KInARow, seed: int, tt_size: int) -> None:
     position = late_position(game, seed, empty=9 if game.gravity else 8)
