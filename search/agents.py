@@ -9,6 +9,7 @@
     make_agent("alphabeta:heuristic=c4_features,f1_four=0,f3_two_open=0", CONNECT4)  # weights by name
     make_agent("weights/connect4-c4_features.json", CONNECT4)                         # a weight file
     make_agent("random", CONNECT4); make_agent("rules", CONNECT4); make_agent("minimax:depth=3", CONNECT4)
+    make_agent("perfect", CONNECT4); make_agent("perfect:weak=1", TIC_TAC_TOE)   # the exact solver
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from games import Action, KInARow, Position
 from heuristics import Evaluator, get_spec, load_weights
 from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
+from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -166,13 +168,14 @@ class MinimaxAgent:
         self._rng = np.random.default_rng(seed)
 
 
-AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent]
-_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed"}
+AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
+_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed", "weak"}
 _KEYS = {
     "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed"},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
+    "perfect": {"weak", "tt", "seed"},
 }
 SPEC_NAMES = tuple(_KEYS)
 """The agent names a spec may start with."""
@@ -203,6 +206,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     """Build an agent from a command-line spec.
 
     Forms: ``random``, ``rules``, ``minimax[:depth=3,heuristic=...]``,
+    ``perfect[:weak=0|1,tt=slots,seed=...]`` (the exact solver, see :class:`search.solve.PerfectAgent`),
     ``alphabeta[:key=value,...]`` (keys: heuristic, weights (a weight file),
     depth, nodes, time_ms, branching, radius, tt, random_every, seed, and any
     weight name of the heuristic as an override), or the path of a weight
@@ -250,6 +254,11 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
         return RandomAgent(seed=values["seed"])
     if kind == "rules":
         return RuleBasedAgent(seed=values["seed"])
+    if kind == "perfect":
+        if values.get("weak", 0) not in (0, 1):
+            raise AgentSpecError(f"agent spec {spec!r}: weak={options['weak']!r} must be 0 or 1")
+        return PerfectAgent(game, weak=bool(values.get("weak", 0)), tt_size=values.get("tt", DEFAULT_TT_SIZE),
+                            seed=values["seed"])  # fmt: skip
     if kind == "minimax":
         return MinimaxAgent(game, values.get("heuristic"), depth=values.get("depth", 3), radius=values.get("radius"),
                             seed=values["seed"])  # fmt: skip

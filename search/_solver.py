@@ -1,0 +1,381 @@
+"""Exact solver kernels: null-window negamax over bitboards, for Connect-4 (gravity) and small m,n,k boards.
+
+Bit layout: the one of :mod:`games._bits` (bit ``col * (rows + 1) + row``,
+row 0 at the bottom, a sentinel bit on top of every column), for both games;
+``current`` holds the stones of the side to move and ``mask`` every stone.
+m,n,k boards use the same layout without gravity: any empty cell is a move.
+
+Score (the convention of the standard Connect-4 benchmark sets, Pascal Pons'
+solver): 0 for a draw; if the side to move can force a win, ``(cells + 1 -
+n) // 2`` where ``n`` is the number of stones on the board just before it
+plays its winning stone, so a faster win scores higher; the negative of that
+if the opponent can force a win.  The largest score in a position with
+``ply`` stones is ``(cells + 1 - ply) // 2`` (win with the next stone).
+
+Contract of ``_negamax`` (fail-soft, null-window friendly, as Pons'
+``Solver::negamax``).  Preconditions: ``alpha < beta`` and the side to move
+cannot win with its next stone (``_solve`` checks that first: a winning move
+ends the solve before any node is counted).  The returned ``v`` satisfies
+
+* ``alpha < v < beta``: ``v`` is the exact score;
+* ``v <= alpha``: the exact score is at most ``v`` (an upper bound);
+* ``v >= beta``: the exact score is at least ``v`` (a lower bound).
+
+Each node entered counts one (``work[cells + 1, 0]``), as Pons' solver
+counts "positions explored" (one per call of his recursive negamax): node
+counts compare directly with his published ones.
+
+What prunes (the techniques of Pons' tutorial, parts 4-12; written afresh here):
+
+* never explore a move that loses at once: if the opponent has a cell it
+  could win on next move, that cell is forced (two such cells: lost); with
+  gravity, never play directly under an opponent's winning cell;
+* a window narrowed by what is still possible: the side to move cannot win
+  with its next stone (precondition) and the opponent cannot win with its
+  next one (after the pruning above), so the score lies in
+  ``[-((cells - 2 - ply) // 2), (cells - 1 - ply) // 2]``;
+* a transposition table of upper and lower bounds (fixed size, so memory is
+  bounded; always-replace; see ``_tt_value``);
+* move ordering by the number of winning cells a move creates (threats),
+  ties broken centre-first;
+* the root (``_solve``) narrows the score interval with null-window
+  searches ``[med, med + 1]`` (MTD-like bisection, probing near 0 first,
+  where most scores lie); the weak mode starts from the interval [-1, 1].
+
+Argument bundles (all search kernels):
+
+rows, cols, k : the game; gravity : Connect-4 rules (else m,n,k)
+board : uint64, every playable cell; bottom : uint64, the bottom cell of every column
+order : int64[width]  what to try, centre-first: columns (gravity) or the cells' bit indices
+tt : uint64[2**tt_bits]  the table (see ``_tt_value``); stamp : its current generation
+work : int64[cells + 2, 2 * width + 4], nodes : uint64[cells + 2, 5]  the search stack (see ``_negamax``)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from games._bits import _popcount
+from games._jit import JIT
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_BYTE = np.uint64(0xFF)
+_HASH = np.uint64(0x9E3779B97F4A7C15)  # odd: key * _HASH is a bijection of 64-bit words (Fibonacci hashing)
+
+TT_OFFSET = 64
+"""Table values: ``score + TT_OFFSET`` for an upper bound (> 0), ``-(score + TT_OFFSET)`` for a
+lower bound (< 0); scores stay within +-32 on any board that fits, so a value fits a signed byte."""
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
+    """Ask the CPU to start loading ``array[index]`` into the cache (LLVM's prefetch; no effect on results).
+
+    The table is far larger than the caches, so nearly every probe misses;
+    prefetching the children's slots while the moves are ordered overlaps
+    those misses with useful work.
+    """
+    signature = types.void(array, index)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        data = context.make_array(sig.args[0])(context, builder, args[0])
+        pointer = cgutils.get_item_pointer(context, builder, sig.args[0], data, [args[1]])
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32])
+        prefetch = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
+        # read (0), high temporal locality (3), data cache (1)
+        builder.call(prefetch, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@njit(**JIT)
+def _up(x: np.uint64, n: int) -> np.uint64:
+    """``x << n``, 0 when the shift leaves the word (numba, like C, leaves n >= 64 undefined)."""
+    return x << np.uint64(n) if n < 64 else _ZERO
+
+
+@njit(**JIT)
+def _down(x: np.uint64, n: int) -> np.uint64:
+    """``x >> n``, 0 when the shift leaves the word."""
+    return x >> np.uint64(n) if n < 64 else _ZERO
+
+
+@njit(**JIT)
+def _winning_cells(stones: np.uint64, empty: np.uint64, rows: int, k: int) -> np.uint64:
+    """The empty cells (within ``empty``) where one more stone gives ``stones`` k or more in a row.
+
+    Along a direction with step ``s`` (1 vertical, rows + 1 horizontal, rows
+    + 2 and rows the diagonals), a cell ``e`` completes a window in which it
+    sits at position ``j`` (0..k-1) when the other k-1 cells, ``e + (i - j)
+    * s`` for ``i != j``, are all stones.  ``stones >> d*s`` has bit ``e``
+    set when cell ``e + d*s`` is a stone, so each window test is an AND of
+    shifted copies.  A window that leaves the board through the top or bottom
+    of a column includes a sentinel bit, one that leaves through a side a bit
+    past the last column or off the word: never a stone, so no line wraps,
+    and directions too short for ``k`` on this board simply find nothing.
+    """
+    r = _ZERO
+    if k == 4 and 3 * (rows + 2) < 64:  # the common case, unrolled: 8 shifts a direction instead of 12
+        for s in (np.uint64(1), np.uint64(rows + 1), np.uint64(rows + 2), np.uint64(rows)):
+            before1, before2 = stones << s, stones << (s + s)  # bit e set: a stone at e - s, at e - 2s
+            after1, after2 = stones >> s, stones >> (s + s)  # a stone at e + s, at e + 2s
+            two_before, two_after = before1 & before2, after1 & after2
+            r |= two_before & ((stones << (s + s + s)) | after1)  # windows e-3s..e and e-2s..e+s
+            r |= two_after & ((stones >> (s + s + s)) | before1)  # windows e..e+3s and e-s..e+2s
+        return r & empty
+    for s in (1, rows + 1, rows + 2, rows):
+        for j in range(k):
+            window = ~_ZERO
+            for i in range(k):
+                d = (i - j) * s
+                if d > 0:
+                    window &= _down(stones, d)
+                elif d < 0:
+                    window &= _up(stones, -d)
+            r |= window
+    return r & empty
+
+
+@njit(**JIT)
+def _tt_value(entry: np.uint64, expected: np.uint64) -> int:
+    """The value in table ``entry`` if it belongs to the key and generation in ``expected``, else 0.
+
+    tt : uint64[2**bits]; an entry packs, from the top: the low ``64 - bits``
+    bits of ``h = key * _HASH``, a generation stamp (``bits - 8`` bits), the
+    value (a signed byte); ``_tt_slot`` gives the slot and ``expected``.
+    The slot is the top ``bits`` bits of ``h``, so slot and stored bits
+    together are all of ``h``, hence of the key (multiplying by an odd number
+    is invertible): no two positions ever share an entry by mistake, with one
+    8-byte word a slot.  Bumping the stamp empties the table in O(1)
+    (``Solver.reset``).
+    """
+    if entry & ~_BYTE != expected:
+        return 0
+    value = np.int64(entry & _BYTE)
+    return value - 256 if value > 127 else value
+
+
+@njit(**JIT)
+def _tt_slot(key: np.uint64, bits: int, stamp: int) -> tuple[int, np.uint64]:
+    """``(slot, expected)`` of ``key``: where it lives and its entry without the value byte (see ``_tt_value``)."""
+    h = key * _HASH
+    return int(h >> np.uint64(64 - bits)), (h << np.uint64(bits)) | (np.uint64(stamp) << np.uint64(8))
+
+
+@njit(**JIT)
+def _tt_put(tt: np.ndarray, slot: int, expected: np.uint64, value: int) -> None:
+    """Store ``value`` (non-zero, a signed byte) for the key of ``(slot, expected)``, replacing the slot's entry."""
+    tt[slot] = expected | np.uint64(value & 0xFF)
+
+
+@njit(**JIT)
+def _trunc_half(x: int) -> int:
+    """``x / 2`` rounded toward zero (C's integer division, which the probe choice below relies on)."""
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+# --------------------------------------------------------------------------- search
+
+
+@njit(**JIT)
+def _key(current: np.uint64, mask: np.uint64, rows: int, cols: int, gravity: bool) -> np.uint64:
+    """A unique 64-bit key of the position."""
+    if gravity:
+        return current + mask  # the sentinel row stops every column's carry
+    # No gravity: the two players' stones side by side (the facade checks they fit one word).
+    return current | ((current ^ mask) << np.uint64((rows + 1) * cols))
+
+
+@njit(**JIT)
+def _can_win_next(current: np.uint64, mask: np.uint64, rows: int, k: int, gravity: bool,
+                  board: np.uint64, bottom: np.uint64) -> bool:  # fmt: skip
+    """True if the side to move has a playable cell that wins at once."""
+    empty = board & ~mask
+    # With gravity, adding the bottom bits carries up to the first empty cell of each column.
+    playable = (mask + bottom) & board if gravity else empty
+    return _winning_cells(current, empty, rows, k) & playable != _ZERO
+
+
+# Columns of a ``work`` row past the move list and its threat counts (``2 * width`` entries).
+W_ALPHA, W_BETA, W_COUNT, W_NEXT = range(4)
+# Columns of a ``nodes`` row.
+N_CURRENT, N_MASK, N_PLAYABLE, N_SLOT, N_EXPECTED = range(5)
+
+
+@njit(**JIT)
+def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bottom, order,  # type: ignore[no-untyped-def]
+             tt, tt_bits, stamp, work, nodes):  # fmt: skip
+    """Fail-soft negamax score (see the module docstring for the contract).
+
+    The recursion of Pons' ``Solver::negamax`` written as a loop over an
+    explicit stack, one row per ply (numba spends more on a recursive call
+    with array arguments than on the rest of a node).  ``descend`` is true
+    while a node is being entered, false while a value (``score``) is being
+    handed back to the parent.
+
+    current, mask : uint64 bitboards; ply : stones on the board; gravity :
+    Connect-4 rules (else m,n,k).
+    order : int64[width]  what to try, centre-first: columns (gravity) or cells' bit indices.
+    work : int64[cells + 2, 2 * width + 4]: row ``ply`` holds the node's
+    ordered moves (entries of ``order``), their threat counts, then alpha,
+    beta, the number of moves and the index of the move being searched
+    (``W_*``); ``work[cells + 1, 0]`` counts nodes.
+    nodes : uint64[cells + 2, 5]: row ``ply`` holds current, mask, playable, the table slot and entry (``N_*``).
+    """
+    cells = rows * cols
+    width = order.size
+    column_bits = (_ONE << np.uint64(rows)) - _ONE
+    root = ply
+    nodes[ply, N_CURRENT], nodes[ply, N_MASK] = current, mask
+    work[ply, W_ALPHA + 2 * width], work[ply, W_BETA + 2 * width] = alpha, beta
+    descend = True
+    score = 0
+    while True:
+        if descend:
+            # ---- enter the node at ``ply``: prune, probe the table, order the moves
+            current, mask = nodes[ply, N_CURRENT], nodes[ply, N_MASK]
+            alpha, beta = work[ply, W_ALPHA + 2 * width], work[ply, W_BETA + 2 * width]
+            work[cells + 1, 0] += 1
+            descend = False  # unless a child gets searched below
+            slot, expected = _tt_slot(_key(current, mask, rows, cols, gravity), tt_bits, stamp)
+            entry = tt[slot]  # loaded now, used below: the memory access overlaps the work in between
+            empty = board & ~mask
+            playable = (mask + bottom) & board if gravity else empty
+            opponent_wins = _winning_cells(current ^ mask, empty, rows, k)
+            forced = playable & opponent_wins
+            if forced != _ZERO:
+                if forced & (forced - _ONE) != _ZERO:  # two cells to block: the opponent wins next move
+                    score = -((cells - ply) // 2)
+                    continue
+                playable = forced
+            if gravity:
+                # Playing right under an opponent's winning cell would hand it over.
+                playable &= ~(opponent_wins >> _ONE)
+                if playable == _ZERO:
+                    score = -((cells - ply) // 2)
+                    continue
+            if ply >= cells - 2:  # we cannot win next, nor can the opponent after the pruning above
+                score = 0
+                continue
+            low = -((cells - 2 - ply) // 2)  # the opponent cannot win with its next stone
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    score = alpha
+                    continue
+            high = (cells - 1 - ply) // 2  # we cannot win with our next stone
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    score = beta
+                    continue
+            stored = _tt_value(entry, expected)
+            if stored > 0:
+                high = stored - TT_OFFSET
+                if beta > high:
+                    beta = high
+                    if alpha >= beta:
+                        score = beta
+                        continue
+            elif stored < 0:
+                low = -stored - TT_OFFSET
+                if alpha < low:
+                    alpha = low
+                    if alpha >= beta:
+                        score = alpha
+                        continue
+
+            # Order: most winning cells created first; insertion keeps centre-first among equals.
+            n = 0
+            for rank in range(width):
+                where = order[rank]
+                if gravity:
+                    move = playable & (column_bits << np.uint64(where * (rows + 1)))
+                else:
+                    move = playable & (_ONE << np.uint64(where))
+                if move == _ZERO:
+                    continue
+                threats = _popcount(_winning_cells(current | move, empty & ~move, rows, k))
+                _prefetch(tt, _tt_slot(_key(current ^ mask, mask | move, rows, cols, gravity), tt_bits, stamp)[0])
+                i = n
+                while i > 0 and work[ply, width + i - 1] < threats:
+                    work[ply, i] = work[ply, i - 1]
+                    work[ply, width + i] = work[ply, width + i - 1]
+                    i -= 1
+                work[ply, i] = where
+                work[ply, width + i] = threats
+                n += 1
+            nodes[ply, N_PLAYABLE], nodes[ply, N_SLOT], nodes[ply, N_EXPECTED] = playable, slot, expected
+            work[ply, W_ALPHA + 2 * width], work[ply, W_BETA + 2 * width] = alpha, beta
+            work[ply, W_COUNT + 2 * width], work[ply, W_NEXT + 2 * width] = n, 0
+        else:
+            # ---- hand ``score`` (the value of the node at ``ply``) back to its parent
+            if ply == root:
+                return score
+            ply -= 1
+            score = -score
+            alpha, beta = work[ply, W_ALPHA + 2 * width], work[ply, W_BETA + 2 * width]
+            slot, expected = int(nodes[ply, N_SLOT]), nodes[ply, N_EXPECTED]
+            if score >= beta:
+                _tt_put(tt, slot, expected, -(score + TT_OFFSET))  # a lower bound
+                continue
+            if score > alpha:
+                alpha = score
+                work[ply, W_ALPHA + 2 * width] = alpha
+            i = work[ply, W_NEXT + 2 * width] + 1
+            if i >= work[ply, W_COUNT + 2 * width]:
+                _tt_put(tt, slot, expected, alpha + TT_OFFSET)  # an upper bound (fail low, or exact)
+                score = alpha
+                continue
+            work[ply, W_NEXT + 2 * width] = i
+        # ---- search the child of the move ``work[ply, W_NEXT]``, in the window [-beta, -alpha]
+        current, mask, playable = nodes[ply, N_CURRENT], nodes[ply, N_MASK], nodes[ply, N_PLAYABLE]
+        where = work[ply, work[ply, W_NEXT + 2 * width]]
+        if gravity:
+            move = playable & (column_bits << np.uint64(where * (rows + 1)))
+        else:
+            move = _ONE << np.uint64(where)
+        # The child: the opponent to move (its stones are current ^ mask), one more stone.
+        nodes[ply + 1, N_CURRENT], nodes[ply + 1, N_MASK] = current ^ mask, mask | move
+        work[ply + 1, W_ALPHA + 2 * width], work[ply + 1, W_BETA + 2 * width] = -beta, -alpha
+        ply += 1
+        descend = True
+
+
+@njit(**JIT)
+def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, order,  # type: ignore[no-untyped-def]
+           tt, tt_bits, stamp, work, nodes):  # fmt: skip
+    """Exact score (weak: its sign, or a number of that sign) of a position that is not over.
+
+    Narrows ``[low, high]`` with null-window probes ``[med, med + 1]``: a
+    result ``<= med`` is an upper bound, ``> med`` a lower bound.
+    """
+    cells = rows * cols
+    if _can_win_next(current, mask, rows, k, gravity, board, bottom):
+        return 1 if weak else (cells + 1 - ply) // 2
+    low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
+    if weak:
+        low, high = -1, 1
+    while low < high:
+        med = low + (high - low) // 2
+        # Probe nearer 0 first: most scores are small, and a probe far from 0
+        # on the wrong side would cost a wide search for little information.
+        if med <= 0 and _trunc_half(low) < med:
+            med = _trunc_half(low)
+        elif med >= 0 and _trunc_half(high) > med:
+            med = _trunc_half(high)
+        r = _negamax(current, mask, ply, med, med + 1, rows, cols, k, gravity, board, bottom, order,
+                     tt, tt_bits, stamp, work, nodes)  # fmt: skip
+        if r <= med:
+            high = r
+        else:
+            low = r
+    return low
