@@ -57,6 +57,7 @@ class BoardBatch:
         cells, cols = game.n_cells, game.cols
         self.board = np.zeros((n, cells), dtype=np.int8)
         self.heights = np.zeros((n, cols), dtype=np.int32)
+        self.stones = np.zeros((n, 2), dtype=np.uint64)
         self.history = np.zeros((n, cells), dtype=np.int64)
         self.meta = np.zeros((n, K.N_META), dtype=np.int64)
         self.meta[:, K.M_OVER] = 1  # nothing to step before the first reset
@@ -70,6 +71,7 @@ class BoardBatch:
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
         self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.params[[K.P_ROWS, K.P_COLS, K.P_K, K.P_GRAVITY]] = game.rows, game.cols, game.k, int(game.gravity)
+        self.params[K.P_BITS] = int(game.uses_bitboard)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
         self.opponents: list[Opponent] = []
         self.set_opponent(opponent)
@@ -109,17 +111,18 @@ class BoardBatch:
     def reset(self, which: np.ndarray, generators: Sequence[np.random.Generator]) -> None:
         """Start new episodes on the boards ``which`` (int64 indices); ``generators[i]`` is board i's generator.
 
-        Each board draws two numbers from its generator: the kernel's random
-        state (who starts, random moves) and the opponent's seed.
+        Each board draws two 64-bit words from its generator: the kernel's
+        random state (who starts, random moves) and the opponent's seed.
         """
-        for i in which:
-            draw = generators[i].integers(0, 2**63, size=2)
-            self.rng[i] = draw[0]
-            self.search_stats[i] = None
-            if self.opponents:
-                self.opponents[i].new_episode(int(draw[1]))
-        K._reset_boards(self.board, self.heights, self.history, self.meta, self.rng, self.obs, self.mask, self.reward,
-                        which, self.params)  # fmt: skip
+        # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
+        draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
+        self.rng[which] = [state for state, _ in draws]
+        if self.opponents:
+            for i, (_, opponent_seed) in zip(which.tolist(), draws):
+                self.search_stats[i] = None
+                self.opponents[i].new_episode(opponent_seed >> 1)
+        K._reset_boards(self.board, self.heights, self.stones, self.history, self.meta, self.rng, self.obs, self.mask,
+                        self.reward, which, self.params)  # fmt: skip
         if self.opponents:
             self._answer(which[self.meta[which, K.M_PENDING] == 1])
 
@@ -144,10 +147,11 @@ class BoardBatch:
             if refused.size:
                 i = int(refused[0])
                 raise IllegalMoveError(self._illegal_reason(i, int(actions[i])))
-        for i in which:
-            self.search_stats[i] = None
-        K._step_boards(self.board, self.heights, self.history, self.meta, self.rng, self.obs, self.mask, self.reward,
-                       actions, which, self.params, self.illegal_reward)  # fmt: skip
+        if self.opponents:
+            for i in which:
+                self.search_stats[i] = None
+        K._step_boards(self.board, self.heights, self.stones, self.history, self.meta, self.rng, self.obs, self.mask,
+                       self.reward, actions, which, self.params, self.illegal_reward)  # fmt: skip
         if self.opponents:
             pending = which[self.meta[which, K.M_PENDING] == 1]
             for i in pending:
@@ -155,21 +159,21 @@ class BoardBatch:
             self._answer(pending)
 
     def step_one(self, action: int) -> None:
-        """:meth:`step` for a batch of one board, with scalar checks (the single environment's hot path).
+        """:meth:`step` for a batch of one board with scalar checks: the single environment's hot path.
 
-        ``action`` must already be inside the action space.
+        Preconditions (checked by the caller): ``action`` is inside the
+        action space and the episode is not over.
         """
-        if self.meta[0, K.M_OVER]:
-            raise ValueError("the episode is over; call reset() before step()")
         if self.illegal_action == "raise" and not self.mask[0, action]:
             raise IllegalMoveError(self._illegal_reason(0, action))
-        self.search_stats[0] = None
         self._one_action[0] = action
-        K._step_boards(self.board, self.heights, self.history, self.meta, self.rng, self.obs, self.mask, self.reward,
-                       self._one_action, self._board_zero, self.params, self.illegal_reward)  # fmt: skip
-        if self.opponents and self.meta[0, K.M_PENDING]:
-            self.opponents[0].observe_move(int(self.meta[0, K.M_PLAYED]))
-            self._answer(self._board_zero)
+        K._step_boards(self.board, self.heights, self.stones, self.history, self.meta, self.rng, self.obs, self.mask,
+                       self.reward, self._one_action, self._board_zero, self.params, self.illegal_reward)  # fmt: skip
+        if self.opponents:
+            self.search_stats[0] = None
+            if self.meta[0, K.M_PENDING]:
+                self.opponents[0].observe_move(int(self.meta[0, K.M_PLAYED]))
+                self._answer(self._board_zero)
 
     def _answer(self, pending: np.ndarray) -> None:
         """Ask the opponents of the ``pending`` boards for their moves and play them."""
@@ -178,14 +182,13 @@ class BoardBatch:
         for i in pending:
             opponent = self.opponents[i]
             obs = np.empty((2, self.game.rows, self.game.cols), dtype=np.int8)
-            mask = np.empty(self.game.n_actions, dtype=np.int8)
-            K._observe_as(self.board[i], self.heights[i], 3 - self.meta[i, K.M_STONE], self.params, obs, mask)
-            reply = opponent.reply(obs, mask)
+            K._observe_as(self.obs, i, obs)
+            reply = opponent.reply(obs, self.mask[i].copy())
             opponent.observe_move(reply)
             self.replies[i] = reply
             self.search_stats[i] = opponent.search_stats()
-        K._reply_boards(self.board, self.heights, self.history, self.meta, self.obs, self.mask, self.reward,
-                        self.replies, pending, self.params)  # fmt: skip
+        K._reply_boards(self.board, self.heights, self.stones, self.history, self.meta, self.obs, self.mask,
+                        self.reward, self.replies, pending, self.params)  # fmt: skip
 
     def _illegal_reason(self, i: int, action: int) -> str:
         """The game core's own message for an illegal ``action`` on board ``i``."""
@@ -210,7 +213,11 @@ class BoardBatch:
 
     def info(self, i: int) -> dict[str, Any]:
         """The info dict of board ``i`` after its last reset or step (fresh objects every call)."""
-        meta = self.meta[i].tolist()  # one conversion instead of six numpy scalar reads
+        return self.info_and_over(i)[0]
+
+    def info_and_over(self, i: int) -> tuple[dict[str, Any], bool]:
+        """Board ``i``'s info dict and whether its episode is over (one read of its state)."""
+        meta = self.meta[i].tolist()  # one conversion instead of several numpy scalar reads
         info: dict[str, Any] = {
             "action_mask": self.mask[i].copy(),
             "agent_player": meta[K.M_STONE] - 1,
@@ -222,4 +229,4 @@ class BoardBatch:
         stats = self.search_stats[i]
         if stats is not None:
             info["opponent_search"] = dict(stats)
-        return info
+        return info, meta[K.M_OVER] == 1

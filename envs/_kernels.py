@@ -2,21 +2,33 @@
 
 One environment is a batch of one board; a batched vector environment is a
 batch of N.  Both run the same kernels, so a seed gives the same episode
-either way.  The rules are the game core's: cells, gravity and the win test
-come from :mod:`games._board`, random draws from :mod:`games._rng`.
+either way.  The rules are the game core's: the landing cell and the win
+test come from :mod:`games._board` (any board) or :mod:`games._bits`
+(gravity boards that fit 64 bits, where the win test is four word-parallel
+shifts), random draws from :mod:`games._rng`.
 
 State of board ``i`` (every kernel takes the arrays of all boards and an
 index list ``which`` of the boards to touch):
 
 board : int8[n, rows * cols]      0 empty, 1 first player's stone, 2 second's (row 0 on top)
 heights : int32[n, cols]          stones per column
+stones : uint64[n, 2]             the two players' stones as bitboards (bit layout of games._bits; unused
+                                  unless params[P_BITS])
 history : int64[n, rows * cols]   actions played so far, ``history[i, :meta[i, M_PLY]]``
 meta : int64[n, N_META]           see the ``M_*`` columns below
 rng : uint64[n]                   one SplitMix64 state per board (who starts, random moves)
 obs : int8[n, 2, rows, cols]      plane 0 the agent's stones, plane 1 the opponent's
-mask : int8[n, n_actions]         1 where the agent may play; all 0 once the episode is over
+mask : int8[n, n_actions]         1 where a move is legal; all 0 once the episode is over
 reward : float64[n]               the agent's reward for the last reset or step
 params : int64[N_PARAMS]          see the ``P_*`` indices below
+
+The helpers are inlined into the entry kernels (``inline="always"``, numba
+IR inlining): a helper taking half a dozen arrays cost about a third of a
+step when called (measured with ``scripts/bench_envs.py``).
+
+The observation and the mask are updated in place by each move (one cell of
+the planes, one entry of the mask), not redrawn: O(1) per move instead of
+O(rows * cols).
 
 A board whose opponent is not the built-in random player stops after the
 agent's move with ``meta[i, M_PENDING] = 1``; Python asks the opponent (an
@@ -28,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games._bits import _has_run, _landing_cell
 from games._board import _action_cell, _wins_through
 from games._jit import JIT
 from games._rng import _below
@@ -36,105 +49,96 @@ from games._rng import _below
 M_PLY, M_STONE, M_OVER, M_WINNER, M_ILLEGAL, M_PLAYED, M_OPP, M_PENDING = range(8)
 N_META = 8
 # params indices
-P_ROWS, P_COLS, P_K, P_GRAVITY, P_ILLEGAL, P_OPP_RANDOM, P_SIDE = range(7)
-N_PARAMS = 7
+P_ROWS, P_COLS, P_K, P_GRAVITY, P_ILLEGAL, P_OPP_RANDOM, P_SIDE, P_BITS = range(8)
+N_PARAMS = 8
 # params[P_ILLEGAL]: what an illegal agent action does inside the kernel ("raise" is refused in Python first)
 ILLEGAL_LOSE, ILLEGAL_RANDOM = 0, 1
 # params[P_SIDE]: which side the agent takes at reset
 SIDE_FIRST, SIDE_SECOND, SIDE_RANDOM = 0, 1, 2
+# outcomes of a move
+GAME_ON, WON, DRAWN = 0, 1, 2
 
 
-@njit(**JIT)
-def _is_legal(board: np.ndarray, heights: np.ndarray, rows: int, gravity: bool, action: int) -> bool:
-    """True if ``action`` (inside the action space) is playable on this board row."""
-    if gravity:
-        return bool(heights[action] < rows)
-    return bool(board[action] == 0)
-
-
-@njit(**JIT)
-def _random_legal(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, gravity: bool, state: np.ndarray) -> int:
-    """A uniformly random legal action (the board must have one), drawn from ``state`` (uint64[1]).
+@njit(**JIT, inline="always")
+def _random_legal(mask: np.ndarray, i: int, state: np.ndarray) -> int:
+    """A uniformly random action with ``mask[i, a] == 1`` (there must be one), drawn from ``state`` (uint64[1]).
 
     Counts the legal actions, draws an index, then walks to it: no scratch array.
     """
-    n_actions = cols if gravity else rows * cols
     count = 0
-    for a in range(n_actions):
-        if _is_legal(board, heights, rows, gravity, a):
-            count += 1
+    for a in range(mask.shape[1]):
+        count += mask[i, a]
     pick = _below(state, count)
-    for a in range(n_actions):
-        if _is_legal(board, heights, rows, gravity, a):
+    for a in range(mask.shape[1]):
+        if mask[i, a]:
             if pick == 0:
                 return a
             pick -= 1
     return -1  # unreachable when a legal action exists
 
 
-@njit(**JIT)
-def _place(board: np.ndarray, heights: np.ndarray, history: np.ndarray, meta: np.ndarray, params: np.ndarray,
-           action: int, stone: int) -> int:  # fmt: skip
-    """Play a legal ``action`` with ``stone`` on one board; return 1 if it wins, 2 if it fills the board, else 0."""
+@njit(**JIT, inline="always")
+def _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone):  # type: ignore[no-untyped-def]
+    """Play the legal ``action`` with ``stone`` (1 or 2) on board ``i``; return GAME_ON, WON or DRAWN.
+
+    Updates the board, heights, bitboards, history, ply, and the one cell of
+    the observation and the one mask entry the move changes.
+    """
     rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
-    cell = _action_cell(action, heights, rows, cols, params[P_GRAVITY] != 0)
-    board[cell] = stone
-    heights[cell % cols] += 1
-    history[meta[M_PLY]] = action
-    meta[M_PLY] += 1
-    if _wins_through(board, rows, cols, k, cell):
-        return 1
-    return 2 if meta[M_PLY] == rows * cols else 0
+    if params[P_BITS]:
+        # games._bits: the stone lands on _landing_cell(all stones, column).  Its row from the bottom is
+        # the column's height, which places it in the planes (row 0 on top).
+        col = action
+        row = rows - 1 - heights[i, col]
+        stones[i, stone - 1] |= _landing_cell(stones[i, 0] | stones[i, 1], rows, col)
+        won = _has_run(stones[i, stone - 1], rows, cols, k)
+        cell = row * cols + col
+    else:
+        cell = _action_cell(action, heights[i], rows, cols, params[P_GRAVITY] != 0)
+        row = cell // cols
+        col = cell - row * cols
+    board[i, cell] = stone
+    if not params[P_BITS]:
+        won = _wins_through(board[i], rows, cols, k, cell)
+    heights[i, col] += 1
+    # The action is no longer legal once its cell is taken (m,n,k) or its column full (gravity),
+    # as games._board._legal_moves decides.
+    if not params[P_GRAVITY] or heights[i, col] == rows:
+        mask[i, action] = 0
+    history[i, meta[i, M_PLY]] = action
+    meta[i, M_PLY] += 1
+    obs[i, 0 if stone == meta[i, M_STONE] else 1, row, col] = 1
+    if won:
+        return WON
+    return DRAWN if meta[i, M_PLY] == rows * cols else GAME_ON
 
 
-@njit(**JIT)
-def _observe(board: np.ndarray, heights: np.ndarray, stone: int, over: bool, params: np.ndarray,
-             obs: np.ndarray, mask: np.ndarray) -> None:  # fmt: skip
-    """Write one board seen by ``stone``: obs int8[2, rows, cols] (own, other) and mask int8[n_actions]."""
-    rows, cols = params[P_ROWS], params[P_COLS]
-    gravity = params[P_GRAVITY] != 0
-    for r in range(rows):
-        for c in range(cols):
-            v = board[r * cols + c]
-            obs[0, r, c] = 1 if v == stone else 0
-            obs[1, r, c] = 1 if v == 3 - stone else 0
-    for a in range(mask.shape[0]):
-        mask[a] = 0 if over else (1 if _is_legal(board, heights, rows, gravity, a) else 0)
-
-
-@njit(**JIT)
-def _end(meta: np.ndarray, reward: np.ndarray, i: int, outcome: int, mover: int) -> None:
-    """Record the outcome of ``mover``'s move (1 win, 2 draw, 0 game on) on board ``i``."""
-    if outcome == 0:
+@njit(**JIT, inline="always")
+def _end(meta: np.ndarray, mask: np.ndarray, reward: np.ndarray, i: int, outcome: int, mover: int) -> None:
+    """Record the outcome of ``mover``'s move on board ``i``: winner, reward, and an empty mask once over."""
+    if outcome == GAME_ON:
         return
     meta[i, M_OVER] = 1
-    if outcome == 1:
+    mask[i, :] = 0
+    if outcome == WON:
         meta[i, M_WINNER] = mover - 1
         reward[i] = 1.0 if mover == meta[i, M_STONE] else -1.0
 
 
-@njit(**JIT)
-def _opponent_random_move(board, heights, history, meta, rng, reward, params, i):  # type: ignore[no-untyped-def]
-    """The built-in random opponent moves on board ``i``."""
-    rows, cols = params[P_ROWS], params[P_COLS]
-    stone = 3 - meta[i, M_STONE]
-    action = _random_legal(board[i], heights[i], rows, cols, params[P_GRAVITY] != 0, rng[i : i + 1])
-    meta[i, M_OPP] = action
-    _end(meta, reward, i, _place(board[i], heights[i], history[i], meta[i], params, action, stone), stone)
-
-
-@njit(**JIT)
-def _after_opponent_turn(board, heights, history, meta, rng, obs, mask, reward, params, i):  # type: ignore[no-untyped-def]
-    """It is the opponent's turn on board ``i``: the random opponent moves now, any other is left pending."""
-    if params[P_OPP_RANDOM]:
-        _opponent_random_move(board, heights, history, meta, rng, reward, params, i)
-        _observe(board[i], heights[i], meta[i, M_STONE], meta[i, M_OVER] != 0, params, obs[i], mask[i])
-    else:
+@njit(**JIT, inline="always")
+def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i):  # type: ignore[no-untyped-def]
+    """It is the opponent's turn on board ``i``: the built-in random opponent moves now, any other is left pending."""
+    if not params[P_OPP_RANDOM]:
         meta[i, M_PENDING] = 1
+        return
+    stone = 3 - meta[i, M_STONE]
+    action = _random_legal(mask, i, rng[i : i + 1])
+    meta[i, M_OPP] = action
+    _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone), stone)
 
 
 @njit(**JIT)
-def _reset_boards(board, heights, history, meta, rng, obs, mask, reward, which, params):  # type: ignore[no-untyped-def]
+def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward, which, params):  # type: ignore[no-untyped-def]
     """Empty the boards in ``which`` (int64[m]), choose the agent's side, and let a first-moving opponent move.
 
     ``rng[i]`` must already hold the new episode's state.
@@ -143,6 +147,9 @@ def _reset_boards(board, heights, history, meta, rng, obs, mask, reward, which, 
         i = which[j]
         board[i, :] = 0
         heights[i, :] = 0
+        stones[i, :] = 0
+        obs[i] = 0
+        mask[i, :] = 1  # an empty board: every action is legal
         meta[i, :] = 0
         meta[i, M_WINNER] = -1
         meta[i, M_PLAYED] = -1
@@ -153,20 +160,16 @@ def _reset_boards(board, heights, history, meta, rng, obs, mask, reward, which, 
             side = _below(rng[i : i + 1], 2)
         meta[i, M_STONE] = 1 + side
         if side == SIDE_SECOND:
-            _after_opponent_turn(board, heights, history, meta, rng, obs, mask, reward, params, i)
-        else:
-            _observe(board[i], heights[i], meta[i, M_STONE], False, params, obs[i], mask[i])
+            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i)
 
 
 @njit(**JIT)
-def _step_boards(board, heights, history, meta, rng, obs, mask, reward, actions, which, params, illegal_reward):  # type: ignore[no-untyped-def]
+def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, actions, which, params, illegal_reward):  # type: ignore[no-untyped-def]
     """Play the agent's ``actions[i]`` (int64[n], inside the action space) on the boards in ``which``, then the replies.
 
     An illegal action ends the episode with ``illegal_reward`` (ILLEGAL_LOSE)
     or is replaced by a random legal one (ILLEGAL_RANDOM); both set M_ILLEGAL.
     """
-    rows, cols = params[P_ROWS], params[P_COLS]
-    gravity = params[P_GRAVITY] != 0
     for j in range(which.shape[0]):
         i = which[j]
         stone = meta[i, M_STONE]
@@ -175,37 +178,35 @@ def _step_boards(board, heights, history, meta, rng, obs, mask, reward, actions,
         meta[i, M_PENDING] = 0
         reward[i] = 0.0
         action = actions[i]
-        if not _is_legal(board[i], heights[i], rows, gravity, action):
+        if mask[i, action] == 0:
             meta[i, M_ILLEGAL] = 1
             if params[P_ILLEGAL] == ILLEGAL_LOSE:
                 meta[i, M_PLAYED] = -1
                 meta[i, M_OVER] = 1
                 meta[i, M_WINNER] = 2 - stone  # forfeit: the opponent's player index
                 reward[i] = illegal_reward
-                _observe(board[i], heights[i], stone, True, params, obs[i], mask[i])
+                mask[i, :] = 0
                 continue
-            action = _random_legal(board[i], heights[i], rows, cols, gravity, rng[i : i + 1])
+            action = _random_legal(mask, i, rng[i : i + 1])
         meta[i, M_PLAYED] = action
-        _end(meta, reward, i, _place(board[i], heights[i], history[i], meta[i], params, action, stone), stone)
-        if meta[i, M_OVER]:
-            _observe(board[i], heights[i], stone, True, params, obs[i], mask[i])
-        else:
-            _after_opponent_turn(board, heights, history, meta, rng, obs, mask, reward, params, i)
+        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone), stone)
+        if not meta[i, M_OVER]:
+            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i)
 
 
 @njit(**JIT)
-def _reply_boards(board, heights, history, meta, obs, mask, reward, replies, which, params):  # type: ignore[no-untyped-def]
-    """Play the pending opponents' legal ``replies[i]`` on the boards in ``which`` and observe them."""
+def _reply_boards(board, heights, stones, history, meta, obs, mask, reward, replies, which, params):  # type: ignore[no-untyped-def]
+    """Play the pending opponents' legal ``replies[i]`` on the boards in ``which``."""
     for j in range(which.shape[0]):
         i = which[j]
         stone = 3 - meta[i, M_STONE]
         meta[i, M_PENDING] = 0
         meta[i, M_OPP] = replies[i]
-        _end(meta, reward, i, _place(board[i], heights[i], history[i], meta[i], params, replies[i], stone), stone)
-        _observe(board[i], heights[i], meta[i, M_STONE], meta[i, M_OVER] != 0, params, obs[i], mask[i])
+        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, replies[i], stone), stone)
 
 
 @njit(**JIT)
-def _observe_as(board, heights, stone, params, obs, mask):  # type: ignore[no-untyped-def]
-    """One board (a running game) seen by ``stone``: what a callable opponent receives."""
-    _observe(board, heights, stone, False, params, obs, mask)
+def _observe_as(obs: np.ndarray, i: int, out: np.ndarray) -> None:
+    """Board ``i`` seen by the opponent (planes swapped) into ``out`` int8[2, rows, cols]: what a callable receives."""
+    out[0] = obs[i, 1]
+    out[1] = obs[i, 0]

@@ -87,6 +87,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         self._batch = BoardBatch(game, 1, opponent, agent_plays, illegal_action, illegal_reward)
         self._which = np.zeros(1, dtype=np.int64)
         self._n_actions = game.n_actions
+        self._over = True  # no episode before the first reset
         self.dict_obs = dict_obs
         self.action_space = spaces.Discrete(game.n_actions)
         self.observation_space = observation_space(game, dict_obs)
@@ -117,7 +118,8 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         self._batch.reset(self._which, (self.np_random,))
         if self._human is not None:
             self.render()
-        return self._observation(), self._batch.info(0)
+        info, self._over = self._batch.info_and_over(0)
+        return self._observation(), info
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action``, then the opponent's reply (unless the agent's move ended the game).
@@ -126,17 +128,24 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
             ValueError: ``action`` is outside the action space, or the episode is over.
             IllegalMoveError: an illegal action with ``illegal_action="raise"``.
         """
+        if self._over:
+            raise ValueError("the episode is over (or never started): call reset() before step()")
         batch = self._batch
         batch.step_one(action if type(action) is int and 0 <= action < self._n_actions else as_action(action, self._n_actions))
         if self._human is not None:
             self.render()
-        return self._observation(), float(batch.reward[0]), batch.over(0), False, batch.info(0)
+        info, self._over = batch.info_and_over(0)
+        obs = batch.obs[0].copy()
+        if self.dict_obs:
+            return {"observation": obs, "action_mask": batch.mask[0].copy()}, batch.reward[0].item(), self._over, False, info
+        return obs, batch.reward[0].item(), self._over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (what sb3-contrib's MaskablePPO looks for); all False once over."""
-        return self._batch.mask[0].astype(bool)
+        mask: np.ndarray = self._batch.mask[0] != 0
+        return mask
 
-    def render(self) -> Union[str, np.ndarray, None]:  # type: ignore[override]
+    def render(self) -> Union[str, np.ndarray, None]:
         """A text board (``"ansi"``), an RGB image (``"rgb_array"``), or show the board (``"human"``)."""
         if self.render_mode is None:
             gym.logger.warn(f"{type(self).__name__}.render() was called without a render_mode; pass render_mode= to gym.make")
@@ -157,7 +166,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
 
     # ------------------------------------------------------------ internals
     def _observation(self) -> Observation:
-        obs = self._batch.obs[0].copy()
+        obs: np.ndarray = self._batch.obs[0].copy()
         if self.dict_obs:
             return {"observation": obs, "action_mask": self._batch.mask[0].copy()}
         return obs

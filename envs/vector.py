@@ -38,7 +38,7 @@ from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KI
 Seeds = Union[int, Sequence[Optional[int]], None]
 
 
-class KInARowVectorEnv(VectorEnv):  # type: ignore[type-arg]
+class KInARowVectorEnv(VectorEnv):
     """``num_envs`` boards of ``game`` against the opponent, stepped together (see the module docstring).
 
     Args:
@@ -140,9 +140,9 @@ class KInARowVectorEnv(VectorEnv):  # type: ignore[type-arg]
             terminated[restart] = False
         if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
             ended = np.flatnonzero(terminated)
-            for i in ended:
-                final_obs = self._observation(int(i))
-                infos = self._add_info(infos, {"final_obs": final_obs, "final_info": batch.info(int(i))}, int(i))
+            for board in ended.tolist():
+                final = {"final_obs": self._observation(board), "final_info": batch.info(board)}
+                infos = self._add_info(infos, final, board)
             batch.reset(ended, self._generators)  # type: ignore[arg-type]
         self._ended = terminated.copy() if self.autoreset_mode != AutoresetMode.SAME_STEP else np.zeros_like(terminated)
         infos.update(self._infos(self._all))
@@ -150,9 +150,10 @@ class KInARowVectorEnv(VectorEnv):  # type: ignore[type-arg]
 
     def action_masks(self) -> np.ndarray:
         """bool[num_envs, n_actions]: the legal actions of every board (all False on an ended board)."""
-        return self._batch.mask.astype(bool)
+        masks: np.ndarray = self._batch.mask != 0
+        return masks
 
-    def render(self) -> Optional[tuple[Any, ...]]:  # type: ignore[override]
+    def render(self) -> Optional[tuple[Any, ...]]:
         """One frame per board: RGB images (``"rgb_array"``) or text boards (``"ansi"``)."""
         if self.render_mode == "rgb_array":
             return tuple(rgb_image(self._batch.board[i], self.game) for i in range(self.num_envs))
@@ -194,24 +195,36 @@ class KInARowVectorEnv(VectorEnv):  # type: ignore[type-arg]
     def _infos(self, which: np.ndarray) -> dict[str, Any]:
         """The infos of the boards ``which`` in Gymnasium's vector layout (``key`` arrays and ``_key`` masks)."""
         batch, meta = self._batch, self._batch.meta
-        present = np.zeros(self.num_envs, dtype=bool)
-        present[which] = True
-        values: dict[str, np.ndarray] = {
-            "action_mask": np.where(present[:, None], batch.mask, 0).astype(np.int8),
-            "agent_player": np.where(present, meta[:, K.M_STONE] - 1, 0),
-            "agent_action": np.where(present, meta[:, K.M_PLAYED], 0),
-            "opponent_action": np.where(present, meta[:, K.M_OPP], 0),
-            "winner": np.where(present, meta[:, K.M_WINNER], 0),
-            "illegal_action": present & (meta[:, K.M_ILLEGAL] != 0),
-        }
+        if which.size == self.num_envs:  # the common case: every board reports
+            present = np.ones(self.num_envs, dtype=bool)
+            values: dict[str, np.ndarray] = {
+                "action_mask": batch.mask.copy(),
+                "agent_player": meta[:, K.M_STONE] - 1,
+                "agent_action": meta[:, K.M_PLAYED].copy(),
+                "opponent_action": meta[:, K.M_OPP].copy(),
+                "winner": meta[:, K.M_WINNER].copy(),
+                "illegal_action": meta[:, K.M_ILLEGAL] != 0,
+            }
+        else:
+            present = np.zeros(self.num_envs, dtype=bool)
+            present[which] = True
+            values = {
+                "action_mask": np.where(present[:, None], batch.mask, 0).astype(np.int8),
+                "agent_player": np.where(present, meta[:, K.M_STONE] - 1, 0),
+                "agent_action": np.where(present, meta[:, K.M_PLAYED], 0),
+                "opponent_action": np.where(present, meta[:, K.M_OPP], 0),
+                "winner": np.where(present, meta[:, K.M_WINNER], 0),
+                "illegal_action": present & (meta[:, K.M_ILLEGAL] != 0),
+            }
         infos: dict[str, Any] = {}
         for key, value in values.items():
             infos[key] = value
             infos[f"_{key}"] = present.copy()
-        for i in which:
-            stats = batch.search_stats[i]
-            if stats is not None:
-                infos = self._add_info(infos, {"opponent_search": dict(stats)}, int(i))
+        if batch.opponents:  # only agents search
+            for i in which:
+                stats = batch.search_stats[i]
+                if stats is not None:
+                    infos = self._add_info(infos, {"opponent_search": dict(stats)}, int(i))
         return infos
 
 
