@@ -17,7 +17,7 @@ from gymnasium import spaces
 from envs._batch import BoardBatch
 from envs.opponents import OpponentLike
 from envs.render import RENDER_MODES, HumanRenderer, rgb_image, text_board
-from games import KInARow
+from games import KInARow, Position
 
 Observation = Union[np.ndarray, dict[str, np.ndarray]]
 
@@ -139,6 +139,10 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         if self.dict_obs:
             return {"observation": obs, "action_mask": batch.mask[0].copy()}, batch.reward[0].item(), self._over, False, info
         return obs, batch.reward[0].item(), self._over, False, info
+
+    def position(self) -> Position:
+        """The current game as a :class:`games.Position` (a new object, replayed from the moves so far)."""
+        return self._batch.position(0)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (what sb3-contrib's MaskablePPO looks for); all False once over."""

@@ -33,9 +33,10 @@ _MNK_COLOURS = np.array([[215, 175, 105], [215, 175, 105], [25, 25, 25], [245, 2
 _GRID_LINE = np.array([90, 60, 30], dtype=np.uint8)
 
 
-def text_board(position: Position, agent_player: int) -> str:
-    """The game core's text board with a last line naming the agent's stone."""
-    return f"{position}\nagent plays {STONE_SYMBOLS[agent_player + 1]}"
+def text_board(position: Position, agent_player: int, who: str = "agent") -> str:
+    """The game core's text board with a last line naming the stone of ``who`` (the agent, or "you")."""
+    verb = "play" if who == "you" else "plays"
+    return f"{position}\n{who} {verb} {STONE_SYMBOLS[agent_player + 1]}"
 
 
 def _disc(cell: int, radius: float) -> np.ndarray:
