@@ -18,7 +18,7 @@ AGENTS = ("player_0", "player_1")
 """``player_0`` moves first (stone ``x``), ``player_1`` second (``o``)."""
 
 
-class KInARowAEC(AECEnv[str, dict[str, np.ndarray], int]):
+class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A k-in-a-row game for two learners, in PettingZoo's agent-environment-cycle API.
 
     ## Description
@@ -67,6 +67,13 @@ class KInARowAEC(AECEnv[str, dict[str, np.ndarray], int]):
     * v0: initial release.
     """
 
+    agents: list[str]
+    rewards: dict[str, float]
+    _cumulative_rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    agent_selection: str
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "kinarow_v0", "is_parallelizable": False,
                                 "render_fps": 4}  # fmt: skip
 
