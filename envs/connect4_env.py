@@ -66,7 +66,7 @@ class Connect4Env(KInARowEnv):
     (the column played, -1 if none), ``opponent_action`` (-1 if the opponent
     did not move), ``winner`` (player index 0 or 1, -1 for none; the
     opponent's after a forfeit), ``illegal_action`` (bool) and, when the
-    opponent searched, ``opponent_search`` (depth, nodes, score, seconds).
+    opponent searched, ``opponent_search`` (depth, nodes, score).
 
     ## Arguments
 

@@ -38,8 +38,8 @@ def as_action(action: object, n_actions: int) -> int:
         ValueError: anything else (floats, bools, out-of-range values): outside the action space.
     """
     value: object = action
-    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iu":
-        value = value.reshape(()).item()
+    if isinstance(value, np.ndarray):
+        value = value.reshape(()).item() if value.size == 1 and value.dtype.kind in "iu" else None
     if isinstance(value, (bool, np.bool_)) or not hasattr(value, "__index__"):
         raise ValueError(f"action {action!r} is outside the action space Discrete({n_actions}): "
                          f"actions are integers 0 to {n_actions - 1}")  # fmt: skip

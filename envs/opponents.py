@@ -91,12 +91,15 @@ class Opponent:
         return action
 
     def search_stats(self) -> Optional[dict[str, Any]]:
-        """The last search's statistics (depth, nodes, score, seconds) if the opponent searched, else None."""
+        """The last search's depth, nodes and score if the opponent searched, else None.
+
+        Wall time is left out on purpose: infos must repeat exactly for a seed
+        (Gymnasium's checker compares them).
+        """
         result = getattr(self.player, "last_result", None)
         if result is None:
             return None
-        return {"depth": int(result.depth), "nodes": int(result.nodes), "score": float(result.score),
-                "seconds": float(result.seconds)}  # fmt: skip
+        return {"depth": int(result.depth), "nodes": int(result.nodes), "score": float(result.score)}
 
 
 def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: bool = False) -> Optional[Opponent]:
