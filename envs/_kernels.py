@@ -93,12 +93,12 @@ def _place(board, heights, stones, history, meta, obs, mask, params, i, action, 
         stones[i, stone - 1] |= _landing_cell(stones[i, 0] | stones[i, 1], rows, col)
         won = _has_run(stones[i, stone - 1], rows, cols, k)
         cell = row * cols + col
+        board[i, cell] = stone
     else:
         cell = _action_cell(action, heights[i], rows, cols, params[P_GRAVITY] != 0)
         row = cell // cols
         col = cell - row * cols
-    board[i, cell] = stone
-    if not params[P_BITS]:
+        board[i, cell] = stone
         won = _wins_through(board[i], rows, cols, k, cell)
     heights[i, col] += 1
     # The action is no longer legal once its cell is taken (m,n,k) or its column full (gravity),
