@@ -42,12 +42,22 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     ``Discrete(cols)`` (Connect-4: a column) or ``Discrete(rows * cols)``
     (m,n,k: the cell ``row * cols + col``, row 0 on top).
 
+    ## Starting State
+
+    An empty board with ``player_0`` to move.  The game has no randomness;
+    ``reset(seed=...)`` only seeds ``np_random``.
+
     ## Rewards
 
     +1 to the winner and -1 to the loser when a game is won; 0 otherwise.
     An illegal action with ``illegal_action="lose"`` ends the game with
     ``illegal_reward`` for the player who made it and 0 for the other, and
     ``infos[agent]["illegal_action"]`` is True.
+
+    ## Episode End
+
+    Both agents terminate when a player has ``k`` or more in a row, the board
+    is full, or an illegal action loses; nothing truncates.
 
     ## Arguments
 
