@@ -104,6 +104,8 @@ class KInARowVectorEnv(VectorEnv):
         options = dict(options or {})
         mask = options.pop("reset_mask", None)
         which = self._all if mask is None else self._reset_mask(mask)
+        if "opponent" in options and which.size < self.num_envs:
+            raise ValueError("options['opponent'] changes every board's opponent: reset all boards (no reset_mask) with it")
         self._batch.apply_options(options)
         for i in which:
             if seeds[i] is not None or self._generators[i] is None:

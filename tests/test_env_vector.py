@@ -89,6 +89,8 @@ def test_disabled_autoreset_needs_a_reset_mask() -> None:
     with pytest.raises(ValueError, match="episode is over: reset it with reset"):
         env.step(np.zeros(3, dtype=np.int64))
     obs, infos = env.reset(options={"reset_mask": terminated})
+    with pytest.raises(ValueError, match="reset all boards"):
+        env.reset(options={"reset_mask": terminated, "opponent": "rules"})
     fresh = obs[terminated]  # a reset board holds the opponent's first stone and nothing else
     assert fresh[:, 0].sum() == 0 and fresh[:, 1].sum(axis=(1, 2)).tolist() == [1] * int(terminated.sum())
     assert infos["_action_mask"].tolist() == terminated.tolist()
