@@ -1,0 +1,134 @@
+"""The opponent inside an environment: an agent spec, a weight file, an agent object, or a callable.
+
+``resolve_opponent`` turns what a user passes as ``opponent=`` into an
+:class:`Opponent` (or None for the built-in random player, which runs inside
+the environment's kernel)::
+
+    "random"                            uniformly random legal moves, drawn by the env's kernel
+    "alphabeta:depth=4,heuristic=..."   any spec of search.agents.make_agent ("rules", "minimax:...", ...)
+    "weights/connect4-windows.json"     a weight file: a tuned alpha-beta agent (str or os.PathLike)
+    AlphaBetaAgent(CONNECT4, depth=2)   any object with select_move(position) (search.Agent)
+    lambda obs, mask: int(mask.argmax())  any callable (observation, action_mask) -> action
+
+Every spec goes through :func:`search.agents.make_agent`, so a spec it
+learns (for instance ``perfect``) works here unchanged, and a name it does
+not know fails with its message.  Randomness: the environment reseeds an
+agent (``agent.seed(s)``, then ``agent.reset()``) at every episode with a
+seed drawn from its own generator, so a seed inside a spec is overridden.
+A callable receives the observation from *its own* side (plane 0 its
+stones) and its action mask; it cannot be seeded, so it should be
+deterministic (a frozen policy) for episodes to repeat.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+
+from games import Action, IllegalMoveError, KInARow, Position
+from search.agents import make_agent
+from search.protocol import Agent
+from search.simple_agents import RandomAgent
+
+OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
+"""``(observation int8[2, rows, cols], action_mask int8[n_actions]) -> action``: a frozen policy, say."""
+OpponentLike = Union[str, "os.PathLike[str]", Agent, OpponentPolicy]
+"""Everything ``opponent=`` accepts."""
+
+
+class Opponent:
+    """An agent object or a callable policy, with the bookkeeping the environment needs.
+
+    Args:
+        player: an object with ``select_move(position)`` (a :class:`search.Agent`)
+            or a callable ``(observation, action_mask) -> action``.
+        game: the game being played.
+    """
+
+    def __init__(self, player: Union[Agent, OpponentPolicy], game: KInARow) -> None:
+        self.player = player
+        self.game = game
+        self.is_agent = hasattr(player, "select_move")
+        self.name: str = str(getattr(player, "name", getattr(player, "__name__", type(player).__name__)))
+        self.position: Optional[Position] = None
+
+    def new_episode(self, seed: int) -> None:
+        """A new game: an agent is reseeded with ``seed`` and reset; a callable only gets a fresh position."""
+        if self.is_agent:
+            agent: Any = self.player
+            if hasattr(agent, "seed"):
+                agent.seed(seed)
+            if hasattr(agent, "reset"):
+                agent.reset()
+            self.position = self.game.position()
+
+    def observe_move(self, action: Action) -> None:
+        """Follow a move played on the board (agents keep a position; callables need none)."""
+        if self.position is not None:
+            self.position.play(int(action))
+
+    def reply(self, observation: np.ndarray, mask: np.ndarray) -> Action:
+        """The opponent's move, checked for legality (the move is not played here).
+
+        Raises:
+            IllegalMoveError: the opponent chose an illegal or malformed move.
+        """
+        if self.is_agent:
+            assert self.position is not None, "new_episode() starts every game"
+            raw = self.player.select_move(self.position)  # type: ignore[union-attr]
+        else:
+            raw = self.player(observation, mask)  # type: ignore[operator]
+        try:
+            action = int(np.asarray(raw).item()) if isinstance(raw, np.ndarray) else int(raw.__index__())
+        except (AttributeError, TypeError, ValueError):
+            raise IllegalMoveError(f"opponent {self.name!r} returned {raw!r}, which is not an integer action") from None
+        if not 0 <= action < mask.shape[0] or not mask[action]:
+            legal = np.flatnonzero(mask).tolist()
+            raise IllegalMoveError(f"opponent {self.name!r} chose the illegal action {action!r}; legal actions: {legal}")
+        return action
+
+    def search_stats(self) -> Optional[dict[str, Any]]:
+        """The last search's depth, nodes and score if the opponent searched, else None.
+
+        Wall time is left out on purpose: infos must repeat exactly for a seed
+        (Gymnasium's checker compares them).
+        """
+        result = getattr(self.player, "last_result", None)
+        if result is None:
+            return None
+        return {"depth": int(result.depth), "nodes": int(result.nodes), "score": float(result.score)}
+
+
+def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: bool = False) -> Optional[Opponent]:
+    """Build the opponent for one board; None means the built-in random player (it runs in the kernel).
+
+    Args:
+        opponent: a spec string, a weight-file path, an agent object or a callable (see the module docstring).
+        game: the game being played.
+        copy_objects: deep-copy an agent object (a batch needs one per board: agents keep per-game state).
+
+    Raises:
+        AgentSpecError: an unknown agent name or a malformed spec (from ``make_agent``).
+        ValueError: values the agent refuses (bad depth, a heuristic that does not fit the game, ...).
+        TypeError: ``opponent`` is none of the accepted kinds.
+    """
+    if isinstance(opponent, (str, os.PathLike)):
+        player: Any = make_agent(os.fspath(opponent), game, seed=0)
+    elif hasattr(opponent, "select_move"):
+        player = copy.deepcopy(opponent) if copy_objects else opponent
+    elif callable(opponent):
+        player = opponent
+    else:
+        raise TypeError(
+            f"opponent={opponent!r} is not an agent spec, a weight file path, an agent (with select_move) "
+            "or a callable (observation, action_mask) -> action"
+        )
+    agent_game = getattr(player, "game", None)
+    if isinstance(agent_game, KInARow) and agent_game != game:
+        raise ValueError(f"opponent {opponent!r} plays {agent_game}, but the environment plays {game}")
+    if type(player) is RandomAgent:
+        return None
+    return Opponent(player, game)

@@ -1,0 +1,115 @@
+"""Play a k-in-a-row game in the terminal against any agent, through the Gymnasium environment.
+
+Usage::
+
+    python -m envs.play connect4 --opponent alphabeta:depth=6
+    python -m envs.play connect4 --opponent weights/connect4-c4_features.json --you second
+    python -m envs.play mnk --rows 3 --cols 3 --k 3 --opponent rules
+    python -m envs.play gomoku --opponent alphabeta:depth=2,radius=1
+
+Moves use the game's notation: a column number for Connect-4 (``4``), a
+cell name for m,n,k (``b2``: column letter, row counted from the bottom).
+The board is redrawn after every move pair (yours and the opponent's); a bad or illegal move is
+answered with the reason and asked again; ``q`` quits.  Reads standard
+input, so moves can be piped in: ``printf '4\\n4\\n4\\n' | python -m envs.play connect4``.
+Exit status: 0 when the game ends or you quit, 1 if the input ends first,
+2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from envs.core import KInARowEnv
+from envs.render import text_board
+from games import GAME_KINDS, GameError, IllegalMoveError, KInARow, make_game
+from games.position import STONE_SYMBOLS
+
+DEFAULT_OPPONENTS = {"connect4": "alphabeta:depth=6"}
+"""The opponent when ``--opponent`` is not given: alpha-beta for Connect-4, the rule-based player elsewhere."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m envs.play", description=__doc__.splitlines()[0])
+    parser.add_argument("game", choices=GAME_KINDS, help="the game")
+    parser.add_argument("--rows", type=int, help="board rows (Connect-4: 6; required for mnk)")
+    parser.add_argument("--cols", type=int, help="board columns (Connect-4: 7; required for mnk)")
+    parser.add_argument("--k", type=int, help="stones in a row to win (Connect-4: 4; required for mnk)")
+    parser.add_argument("--opponent", help="an agent spec (alphabeta:depth=4, rules, random, ...) or a weight file "
+                                           "(default: alphabeta:depth=6 for Connect-4, rules otherwise)")  # fmt: skip
+    parser.add_argument("--you", choices=("first", "second", "random"), default="first", help="your side (default first)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for who starts and the opponent's choices")
+    return parser
+
+
+def _prompt(game: KInARow) -> str:
+    if game.gravity:
+        return f"your move (column 1-{game.cols}, q to quit): "
+    last = "abcdefghijklmnopqrstuvwxyz"[game.cols - 1]
+    return f"your move (cell a1-{last}{game.rows}, q to quit): "
+
+
+def _result(winner: int, you: int) -> str:
+    if winner == -1:
+        return "Draw."
+    return "You win!" if winner == you else "You lose."
+
+
+def play(env: KInARowEnv, seed: Optional[int]) -> int:
+    """Run one game on stdin/stdout; return the exit status (0 done or quit, 1 input ended)."""
+    game = env.game
+    _, info = env.reset(seed=seed)
+    you = info["agent_player"]
+    print(f"{game}: you play {STONE_SYMBOLS[you + 1]} ({'first' if you == 0 else 'second'}) against {env.opponent}.")
+    if info["opponent_action"] >= 0:
+        print(f"opponent played {game.format_move(info['opponent_action'])}")
+    while True:
+        print(text_board(env.position(), you, who="you"))
+        while True:
+            try:
+                line = input(_prompt(game))
+            except EOFError:
+                print("\ninput ended before the game did", file=sys.stderr)
+                return 1
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                print("bye")
+                return 0
+            try:
+                _, _, terminated, _, info = env.step(game.parse_move(text))
+            except (GameError, IllegalMoveError) as exc:
+                print(f"not a legal move: {exc}")
+                continue
+            break
+        if info["opponent_action"] >= 0:
+            print(f"opponent played {game.format_move(info['opponent_action'])}")
+        if terminated:
+            print(text_board(env.position(), you, who="you"))
+            print(_result(info["winner"], you))
+            return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the arguments, build the environment and play one game.
+
+    Args:
+        argv: command-line arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        game = make_game(args.game, args.rows, args.cols, args.k)
+        opponent = args.opponent or DEFAULT_OPPONENTS.get(game.kind, "rules")
+        env = KInARowEnv(game, opponent=opponent, agent_plays=args.you, illegal_action="raise")
+    except (ValueError, TypeError) as exc:
+        parser.error(str(exc))
+    return play(env, args.seed)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

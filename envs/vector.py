@@ -1,0 +1,250 @@
+"""The batched vector environment: N boards, and the N opponents' replies, stepped in one numba call.
+
+``gym.make_vec("alphabeta/Connect4-v0", num_envs=256, vectorization_mode="vector_entry_point")``
+builds a :class:`KInARowVectorEnv`.  With the built-in random opponent a
+step is a single kernel call over all boards (agent moves, random replies,
+observations, masks).  Any other opponent (alpha-beta, rules, a weight file,
+an agent object, a callable) is asked board by board in Python between two
+kernel calls: the opponents keep per-game state (a transposition table, a
+move counter), so each board gets its own copy, built from the spec or
+deep-copied from the object.  Mind the table size: ``alphabeta:tt=4096``
+keeps 256 copies small.
+
+Sub-environment ``i`` behaves exactly like a single environment reset with
+seed ``seed + i`` (``reset(seed=seed)``) or ``seeds[i]`` (a list), the
+contract of Gymnasium's ``SyncVectorEnv``; the tests check trajectories,
+rewards and infos against it.  All three autoreset modes are supported
+(``autoreset_mode=`` ``NEXT_STEP``, the default, ``SAME_STEP``, or
+``DISABLED`` with ``reset(options={"reset_mask": ...})``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from envs import _kernels as K
+from envs._batch import BoardBatch
+from envs.core import observation_space
+from envs.opponents import OpponentLike
+from envs.render import rgb_image, text_board
+from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
+
+Seeds = Union[int, Sequence[Optional[int]], None]
+
+
+class KInARowVectorEnv(VectorEnv):
+    """``num_envs`` boards of ``game`` against the opponent, stepped together (see the module docstring).
+
+    Args:
+        game: the game of every board.
+        num_envs: number of boards.
+        opponent, agent_plays, illegal_action, illegal_reward, dict_obs: as for
+            :class:`envs.Connect4Env`, the same for every board.
+        render_mode: ``"rgb_array"`` or ``"ansi"`` (a tuple with one frame per board), or None.
+        autoreset_mode: an :class:`gymnasium.vector.AutoresetMode` (or its value, e.g. ``"SameStep"``).
+    """
+
+    def __init__(
+        self,
+        game: KInARow,
+        num_envs: int,
+        *,
+        opponent: OpponentLike = "random",
+        agent_plays: str = "first",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        dict_obs: bool = False,
+        render_mode: Optional[str] = None,
+        autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs={num_envs!r} must be a positive integer")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            allowed = ", ".join(m.value for m in AutoresetMode)
+            raise ValueError(f"autoreset_mode={autoreset_mode!r} is not allowed: use an AutoresetMode or one of {allowed}") from None
+        if render_mode not in (None, "rgb_array", "ansi"):
+            raise ValueError(f"render_mode={render_mode!r} is not allowed for the vector env: use 'rgb_array', 'ansi' or None")
+        if not isinstance(dict_obs, bool):
+            raise ValueError(f"dict_obs={dict_obs!r} must be True or False")
+        self.game = game
+        self.num_envs = num_envs
+        self.dict_obs = dict_obs
+        self._batch = BoardBatch(game, num_envs, opponent, agent_plays, illegal_action, illegal_reward)
+        self.single_observation_space = observation_space(game, dict_obs)
+        self.single_action_space = spaces.Discrete(game.n_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.metadata = {"render_modes": ["rgb_array", "ansi"], "autoreset_mode": mode}
+        self.autoreset_mode = mode
+        self.render_mode = render_mode
+        self._generators: list[Optional[np.random.Generator]] = [None] * num_envs
+        self._all = np.arange(num_envs, dtype=np.int64)
+        self._ended = np.zeros(num_envs, dtype=bool)  # episodes that ended and have not been reset yet
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed: Seeds = None, options: Optional[dict[str, Any]] = None) -> tuple[Any, dict[str, Any]]:
+        """Reset every board (or those of ``options["reset_mask"]``), seeding board ``i`` with ``seed + i``.
+
+        Args:
+            seed: None (keep each board's generator, fresh entropy the first
+                time), an int (board i gets ``seed + i``) or one seed per board.
+            options: ``reset_mask`` (bool[num_envs]: reset only these boards),
+                ``opponent``, ``agent_plays`` (from this reset on).
+        """
+        seeds = self._seeds(seed)
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        which = self._all if mask is None else self._reset_mask(mask)
+        if "opponent" in options and which.size < self.num_envs:
+            raise ValueError("options['opponent'] changes every board's opponent: reset all boards (no reset_mask) with it")
+        self._batch.apply_options(options)
+        for i in which:
+            if seeds[i] is not None or self._generators[i] is None:
+                self._generators[i] = seeding.np_random(seeds[i])[0]
+        self._batch.reset(which, self._generators)  # type: ignore[arg-type]
+        self._ended[which] = False
+        self._started = True
+        return self._observations(), self._infos(which)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every board: play ``actions[i]`` and the opponents' replies; autoreset ended boards.
+
+        Raises:
+            ValueError: before the first reset, a wrong shape or dtype, an action
+                outside the action space, or (``DISABLED``) a board that was not reset.
+            IllegalMoveError: an illegal action with ``illegal_action="raise"``.
+        """
+        if not self._started:
+            raise ValueError("call reset() before step()")
+        actions = self._check_actions(actions)
+        batch = self._batch
+        infos: dict[str, Any] = {}
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._ended.any():
+            i = int(np.flatnonzero(self._ended)[0])
+            raise ValueError(f"board {i}'s episode is over: reset it with reset(options={{'reset_mask': ...}})")
+        restart = np.flatnonzero(self._ended) if self.autoreset_mode == AutoresetMode.NEXT_STEP else self._all[:0]
+        play = self._all[~self._ended] if restart.size else self._all
+        batch.step(actions, play)
+        if restart.size:
+            batch.reset(restart, self._generators)  # type: ignore[arg-type]
+        rewards = batch.reward.copy()
+        terminated = batch.meta[:, K.M_OVER] != 0
+        if restart.size:
+            terminated[restart] = False
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and terminated.any():
+            ended = np.flatnonzero(terminated)
+            for board in ended.tolist():
+                final = {"final_obs": self._observation(board), "final_info": batch.info(board)}
+                infos = self._add_info(infos, final, board)
+            batch.reset(ended, self._generators)  # type: ignore[arg-type]
+        self._ended = terminated.copy() if self.autoreset_mode != AutoresetMode.SAME_STEP else np.zeros_like(terminated)
+        infos.update(self._infos(self._all))
+        return self._observations(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+
+    def action_masks(self) -> np.ndarray:
+        """bool[num_envs, n_actions]: the legal actions of every board (all False on an ended board)."""
+        masks: np.ndarray = self._batch.mask != 0
+        return masks
+
+    def render(self) -> Optional[tuple[Any, ...]]:
+        """One frame per board: RGB images (``"rgb_array"``) or text boards (``"ansi"``)."""
+        if self.render_mode == "rgb_array":
+            return tuple(rgb_image(self._batch.board[i], self.game) for i in range(self.num_envs))
+        if self.render_mode == "ansi":
+            return tuple(text_board(self._batch.position(i), self._batch.agent_player(i)) for i in range(self.num_envs))
+        return None
+
+    # ------------------------------------------------------------ internals
+    def _seeds(self, seed: Seeds) -> list[Optional[int]]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(self.num_envs)]
+        seeds = list(seed)  # type: ignore[arg-type]
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards: give one per board, an int, or None")
+        return seeds
+
+    def _reset_mask(self, mask: Any) -> np.ndarray:
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},), got {mask!r}")
+        return np.flatnonzero(mask).astype(np.int64)
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers (shape ({self.num_envs},)), "
+                             f"got shape {array.shape} of dtype {array.dtype}")  # fmt: skip
+        return array.astype(np.int64, copy=False)
+
+    def _observation(self, i: int) -> Any:
+        obs = self._batch.obs[i].copy()
+        return {"observation": obs, "action_mask": self._batch.mask[i].copy()} if self.dict_obs else obs
+
+    def _observations(self) -> Any:
+        obs = self._batch.obs.copy()
+        return {"observation": obs, "action_mask": self._batch.mask.copy()} if self.dict_obs else obs
+
+    def _infos(self, which: np.ndarray) -> dict[str, Any]:
+        """The infos of the boards ``which`` in Gymnasium's vector layout (``key`` arrays and ``_key`` masks)."""
+        batch, meta = self._batch, self._batch.meta
+        if which.size == self.num_envs:  # the common case: every board reports
+            present = np.ones(self.num_envs, dtype=bool)
+            values: dict[str, np.ndarray] = {
+                "action_mask": batch.mask.copy(),
+                "agent_player": meta[:, K.M_STONE] - 1,
+                "agent_action": meta[:, K.M_PLAYED].copy(),
+                "opponent_action": meta[:, K.M_OPP].copy(),
+                "winner": meta[:, K.M_WINNER].copy(),
+                "illegal_action": meta[:, K.M_ILLEGAL] != 0,
+            }
+        else:
+            present = np.zeros(self.num_envs, dtype=bool)
+            present[which] = True
+            values = {
+                "action_mask": np.where(present[:, None], batch.mask, 0).astype(np.int8),
+                "agent_player": np.where(present, meta[:, K.M_STONE] - 1, 0),
+                "agent_action": np.where(present, meta[:, K.M_PLAYED], 0),
+                "opponent_action": np.where(present, meta[:, K.M_OPP], 0),
+                "winner": np.where(present, meta[:, K.M_WINNER], 0),
+                "illegal_action": present & (meta[:, K.M_ILLEGAL] != 0),
+            }
+        infos: dict[str, Any] = {}
+        for key, value in values.items():
+            infos[key] = value
+            infos[f"_{key}"] = present.copy()
+        if batch.opponents:  # only agents search
+            for i in which:
+                stats = batch.search_stats[i]
+                if stats is not None:
+                    infos = self._add_info(infos, {"opponent_search": dict(stats)}, int(i))
+        return infos
+
+
+def connect4_vector_env(num_envs: int, rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, **options: Any) -> KInARowVectorEnv:
+    """The vector entry point of ``alphabeta/Connect4-v0``."""
+    return KInARowVectorEnv(Connect4(rows, cols, k), num_envs, **options)
+
+
+def mnk_vector_env(num_envs: int, rows: int, cols: int, k: int, **options: Any) -> KInARowVectorEnv:
+    """The vector entry point of ``alphabeta/MNK-v0``."""
+    return KInARowVectorEnv(MNK(rows, cols, k), num_envs, **options)
+
+
+def tictactoe_vector_env(num_envs: int, **options: Any) -> KInARowVectorEnv:
+    """The vector entry point of ``alphabeta/TicTacToe-v0``."""
+    return KInARowVectorEnv(TIC_TAC_TOE, num_envs, **options)
+
+
+def gomoku_vector_env(num_envs: int, **options: Any) -> KInARowVectorEnv:
+    """The vector entry point of ``alphabeta/Gomoku-v0``."""
+    return KInARowVectorEnv(GOMOKU, num_envs, **options)

@@ -1,0 +1,168 @@
+"""Benchmark the environments: steps per second against PettingZoo's Connect-4, measured in the same run.
+
+Rows, all Connect-4 6x7 with uniformly random legal agent actions:
+
+1. the baseline, PettingZoo ``connect_four_v3`` (``env.last()`` then
+   ``env.step``, both players random; one step is one move; needs the
+   ``bench`` extra);
+2. ``gym.make("alphabeta/Connect4-v0")`` with the built-in random opponent
+   (one step is the agent's move and the opponent's reply);
+3. the batched vector env, ``gym.make_vec(..., num_envs=256,
+   vectorization_mode="vector_entry_point")``, random opponent: every board
+   that steps counts (autoreset steps included, as for any vector env);
+4. the single env against alpha-beta opponents of depth 2 and 4
+   (``alphabeta:depth=d``, the default heuristic ``c4_features``).
+
+Agent actions are drawn the same way for everyone from the action mask with
+a seeded numpy generator.  JIT warm-up happens before the clock starts and
+is reported apart.  The rows are measured in ``--rounds`` interleaved rounds
+and each reports its best round (as ``timeit`` reports its best repeat).  Run ``python scripts/bench_envs.py [--seconds 3] [--markdown]``
+(under ``flock /tmp/heavy.lock`` on a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Callable, Optional, Sequence
+
+import gymnasium as gym
+import numpy as np
+from _report import print_machine_and_command, print_table
+from gymnasium.error import DependencyNotInstalled
+
+import envs  # noqa: F401  (registers the alphabeta/ environments)
+
+Run = Callable[[float], int]
+"""``run(seconds) -> steps``: play whole episodes (at least one) for about ``seconds``; return the steps taken."""
+
+TARGETS = {"single": 10.0, "batched": 100.0}
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A uniformly random legal action (the chooser every row uses)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(len(legal))])
+
+
+def pettingzoo_run(seed: int) -> Optional[Run]:
+    """Random PettingZoo ``connect_four_v3`` play, or None if it is not installed."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except (ImportError, DependencyNotInstalled):
+        return None
+    env = connect_four_v3.env()
+    rng = np.random.default_rng(seed)
+
+    def run(seconds: float) -> int:
+        steps, start = 0, time.perf_counter()
+        while steps == 0 or time.perf_counter() - start < seconds:
+            env.reset(seed=seed)
+            for agent in env.agent_iter():
+                obs, _reward, terminated, truncated, _info = env.last()
+                env.step(None if terminated or truncated else random_legal(rng, obs["action_mask"]))
+                steps += 1
+        return steps
+
+    return run
+
+
+def single_run(seed: int, opponent: str) -> Run:
+    """Our ``alphabeta/Connect4-v0`` through ``gym.make`` against ``opponent``."""
+    env = gym.make("alphabeta/Connect4-v0", opponent=opponent)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+
+    def run(seconds: float) -> int:
+        steps, start = 0, time.perf_counter()
+        while steps == 0 or time.perf_counter() - start < seconds:
+            _obs, info = env.reset()
+            done = False
+            while not done:
+                _obs, _reward, done, _truncated, info = env.step(random_legal(rng, info["action_mask"]))
+                steps += 1
+        return steps
+
+    return run
+
+
+def batched_run(seed: int, num_envs: int) -> Run:
+    """The batched vector env with ``num_envs`` boards and the random opponent."""
+    env = gym.make_vec("alphabeta/Connect4-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+    rng = np.random.default_rng(seed)
+    _obs, infos = env.reset(seed=seed)
+    state = {"infos": infos}
+
+    def run(seconds: float) -> int:
+        steps, start = 0, time.perf_counter()
+        while steps == 0 or time.perf_counter() - start < seconds:
+            masks = state["infos"]["action_mask"]
+            # One uniform legal action per board: the argmax of random keys over the legal entries.
+            actions = np.argmax(masks * rng.random(masks.shape), axis=1)
+            _obs, _rewards, _terminated, _truncated, state["infos"] = env.step(actions)
+            steps += num_envs
+        return steps
+
+    return run
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run every measurement and print the table, the machine and the command line.
+
+    Args:
+        argv: command-line arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status, 0.
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per row, over all rounds (default 3.0)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; each row reports its best (default 3)")
+    parser.add_argument("--num-envs", type=int, default=256, help="boards of the batched env (default 256)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    ours: list[tuple[str, str, Run]] = [
+        ("alphabeta/Connect4-v0, random opponent", "single", single_run(args.seed, "random")),
+        (f"batched vector env, {args.num_envs} boards, random opponent", "batched", batched_run(args.seed, args.num_envs)),
+        ("alphabeta/Connect4-v0, alphabeta:depth=2 opponent", "", single_run(args.seed, "alphabeta:depth=2")),
+        ("alphabeta/Connect4-v0, alphabeta:depth=4 opponent", "", single_run(args.seed, "alphabeta:depth=4")),
+    ]
+    for _, _, run in ours:
+        run(0.0)  # at least one episode: compiles or loads every kernel
+    warmup = time.perf_counter() - start
+
+    baseline = pettingzoo_run(args.seed)
+    runs = ([baseline] if baseline is not None else []) + [run for _, _, run in ours]
+    # Rounds interleave every row, and each row keeps its best round: on a shared machine a burst of
+    # load then hits one round of one row, not the whole of one row.
+    best = [0.0] * len(runs)
+    for _ in range(args.rounds):
+        for r, run in enumerate(runs):
+            begin = time.perf_counter()
+            best[r] = max(best[r], run(args.seconds / args.rounds) / (time.perf_counter() - begin))
+    base_rate = best[0] if baseline is not None else None
+    rows = []
+    if base_rate is not None:
+        rows.append(("PettingZoo connect_four_v3, random", f"{base_rate:,.0f}", "1.0x", ""))
+    for (what, target, _), rate in zip(ours, best[len(runs) - len(ours):]):
+        ratio = f"{rate / base_rate:,.1f}x" if base_rate else "n/a"
+        goal = ""
+        if target and base_rate:
+            goal = f">= {TARGETS[target]:.0f}x: " + ("met" if rate / base_rate >= TARGETS[target] else "NOT met")
+        rows.append((what, f"{rate:,.0f}", ratio, goal))
+    print_table(("what", "steps/s", "vs PettingZoo", "target"), rows, args.markdown)
+    if baseline is None:
+        print('\nPettingZoo baseline skipped: pettingzoo or pygame is not installed (pip install -e ".[bench]").')
+    print(f"\nJIT warm-up (compile or cache load, excluded above): {warmup:.2f} s")
+    print_machine_and_command(argv, extra=f", gymnasium {gym.__version__}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Train sb3-contrib MaskablePPO on alphabeta/Connect4-v0: against the random opponent, then alpha-beta depth 1.
+
+The curriculum: ``--random-steps`` steps against ``random``, then
+``--alphabeta-steps`` against ``alphabeta:depth=1`` (it plays a winning move
+when there is one and blocks an immediate threat).  Sides are drawn at random
+every episode.  Before training and after each phase the policy
+(deterministic, masked) plays ``--eval-games`` games (default 200, seeds
+fixed, sides random) against both opponents; the table gives win / draw /
+loss rates with a 95% Wilson interval on the win rate.
+
+Needs the ``rl`` extra: ``pip install -e ".[rl]"``.  Run it under the machine
+lock on a shared machine::
+
+    flock /tmp/heavy.lock python scripts/train_maskable_ppo.py --markdown
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from typing import Any, Optional, Sequence
+
+import gymnasium as gym
+from _report import print_machine_and_command, print_table
+
+import envs  # noqa: F401  (registers the alphabeta/ environments)
+
+ENV_ID = "envs:alphabeta/Connect4-v0"  # "envs:" imports the package inside SB3's worker processes too
+OPPONENTS = ("random", "alphabeta:depth=1")
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def evaluate(model: Any, opponent: str, games: int, seed: int) -> tuple[int, int, int]:
+    """Wins, draws and losses of the masked deterministic policy over ``games`` seeded games (random sides)."""
+    env = gym.make(ENV_ID, opponent=opponent, agent_plays="random", illegal_action="raise")
+    counts = [0, 0, 0]
+    for game in range(games):
+        obs, _ = env.reset(seed=seed + game)
+        terminated, reward = False, 0.0
+        while not terminated:
+            action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+            obs, reward, terminated, _, _ = env.step(int(action))
+        counts[0 if reward > 0 else (1 if reward == 0 else 2)] += 1
+    return counts[0], counts[1], counts[2]
+
+
+def make_env(opponent: str, n_envs: int, seed: int) -> Any:
+    """SB3's vectorised env of ``n_envs`` copies (masks reach MaskablePPO through ``action_masks()``)."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    return make_vec_env(ENV_ID, n_envs=n_envs, seed=seed, env_kwargs={"opponent": opponent, "agent_plays": "random"})
+
+
+def describe(counts: tuple[int, int, int]) -> str:
+    wins, draws, losses = counts
+    games = wins + draws + losses
+    low, high = wilson(wins, games)
+    return f"{wins / games:.1%} [{low:.0%}, {high:.0%}] / {draws / games:.0%} / {losses / games:.0%}"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Train, evaluate before and after each phase, print the table, the machine and the command line.
+
+    Args:
+        argv: command-line arguments without the program name (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status, 0.
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--random-steps", type=int, default=150_000, help="steps against the random opponent")
+    parser.add_argument("--alphabeta-steps", type=int, default=150_000, help="steps against alphabeta:depth=1")
+    parser.add_argument("--eval-games", type=int, default=200, help="evaluation games per opponent (default 200)")
+    parser.add_argument("--n-envs", type=int, default=8, help="parallel environments (default 8)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the model, the envs and the evaluation")
+    parser.add_argument("--save", help="save the trained model to this path (.zip)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    args = parser.parse_args(argv)
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)  # small networks: threads cost more than they bring on 2 cores
+    model = MaskablePPO(
+        "MlpPolicy", make_env(OPPONENTS[0], args.n_envs, args.seed), n_steps=256, batch_size=256, n_epochs=4,
+        learning_rate=3e-4, gamma=0.99, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, seed=args.seed,
+        device="cpu", verbose=0,
+    )  # fmt: skip
+    eval_seed = 10_000 + args.seed
+    rows: list[tuple[str, ...]] = []
+
+    def report(phase: str, seconds: float) -> None:
+        results = [describe(evaluate(model, opponent, args.eval_games, eval_seed)) for opponent in OPPONENTS]
+        rows.append((phase, f"{model.num_timesteps:,}", f"{seconds:.0f}", *results))
+        print(f"{phase}: " + "; ".join(f"vs {o}: {r}" for o, r in zip(OPPONENTS, results)), flush=True)
+
+    report("before training", 0.0)
+    start = time.perf_counter()
+    model.learn(total_timesteps=args.random_steps)
+    report("after the random phase", time.perf_counter() - start)
+    model.set_env(make_env(OPPONENTS[1], args.n_envs, args.seed + 1))
+    start = time.perf_counter()
+    model.learn(total_timesteps=args.alphabeta_steps, reset_num_timesteps=False)
+    report("after the alphabeta:depth=1 phase", time.perf_counter() - start)
+    if args.save:
+        model.save(args.save)
+
+    print()
+    header = ("policy", "steps", "train s", *(f"vs {o}: win [95% CI] / draw / loss" for o in OPPONENTS))
+    print_table(header, rows, args.markdown)
+    print(f"\n{args.eval_games} evaluation games per cell, seeds {eval_seed}..{eval_seed + args.eval_games - 1}, "
+          "sides drawn at random, masked deterministic policy.")  # fmt: skip
+    print_machine_and_command(argv, extra=f", torch {torch.__version__}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
