@@ -94,12 +94,14 @@ class Opponent:
         """The last search's depth, nodes and score if the opponent searched, else None.
 
         Wall time is left out on purpose: infos must repeat exactly for a seed
-        (Gymnasium's checker compares them).
+        (Gymnasium's checker compares them).  The exact solver's results have
+        no depth (it searches to the end): ``depth`` is None for them.
         """
         result = getattr(self.player, "last_result", None)
         if result is None:
             return None
-        return {"depth": int(result.depth), "nodes": int(result.nodes), "score": float(result.score)}
+        depth = getattr(result, "depth", None)
+        return {"depth": None if depth is None else int(depth), "nodes": int(result.nodes), "score": float(result.score)}
 
 
 def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: bool = False) -> Optional[Opponent]:

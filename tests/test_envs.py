@@ -313,3 +313,19 @@ def test_opponent_errors() -> None:
         env.step(0)
     with pytest.raises(ValueError, match="plays m,n,k 3,3,3, but the environment plays Connect-4"):
         make(opponent=make_agent("alphabeta:depth=1", TIC_TAC_TOE))
+
+
+@pytest.mark.parametrize(("env_id", "kwargs"), [("alphabeta/TicTacToe-v0", {}), ("alphabeta/Connect4-v0", {"rows": 4, "cols": 5})])
+def test_the_perfect_opponent_is_never_beaten(env_id: str, kwargs: dict) -> None:
+    env = gym.make(env_id, opponent="perfect", agent_plays="random", **kwargs)
+    rng = np.random.default_rng(0)
+    rewards = []
+    for episode in range(12):
+        _, info = env.reset(seed=episode)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        rewards.append(reward)
+    assert max(rewards) <= 0.0 and min(rewards) == -1.0  # the solver never loses and punishes random play

@@ -173,3 +173,20 @@ def test_the_shipped_tuned_file_is_a_confirmed_improvement() -> None:
     assert shipped.provenance["tool"] == "python -m tuning.run" and confirmation["openings"] == "held-out"
     assert confirmation["elo_low"] > 0 and confirmation["elo_low"] < confirmation["elo"] < confirmation["elo_high"]
     assert shipped.search.nodes is not None  # tuned at a node budget, and played at it
+
+
+def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
+    import gymnasium as gym
+
+    import envs  # noqa: F401  (registers the alphabeta/ ids)
+
+    run = tuner(tmp_path, "--trials", "1", "--baseline", "random", "--study", "env", "--out", "tuned.json")
+    assert run.returncode == 0, run.stderr
+    env = gym.make("alphabeta/Connect4-v0", opponent=str(tmp_path / "tuned.json"), agent_plays="second")
+    observation, info = env.reset(seed=3)
+    assert observation.sum() == 1 and info["opponent_action"] in range(7)  # the tuned agent opened
+    terminated = truncated = False
+    while not (terminated or truncated):
+        legal = [int(a) for a in range(7) if info["action_mask"][a]]
+        observation, reward, terminated, truncated, info = env.step(legal[0])
+    assert reward in (-1.0, 0.0, 1.0)
