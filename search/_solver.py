@@ -40,7 +40,7 @@ What prunes (the techniques of Pons' tutorial, parts 4-12; written afresh here):
   ties broken centre-first;
 * the root (``_solve``) narrows the score interval with null-window
   searches ``[med, med + 1]`` (MTD-like bisection, probing near 0 first,
-  where most scores lie); the weak mode starts from the interval [-1, 1].
+  where most scores lie); the weak mode stops once the interval shows the sign.
 
 Argument bundles (all search kernels):
 
@@ -353,18 +353,23 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
 @njit(**JIT)
 def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, order,  # type: ignore[no-untyped-def]
            tt, tt_bits, stamp, work, nodes):  # fmt: skip
-    """Exact score (weak: its sign, or a number of that sign) of a position that is not over.
+    """Exact score of a position that is not over; weak: a number of the score's sign.
 
     Narrows ``[low, high]`` with null-window probes ``[med, med + 1]``: a
-    result ``<= med`` is an upper bound, ``> med`` a lower bound.
+    result ``<= med`` is an upper bound, ``> med`` a lower bound.  The weak
+    mode runs the same probes and stops as soon as the interval shows the
+    sign, so it never explores more nodes than the strong mode.  (Probing
+    ``[0, 1]`` at once, as Pons' weak mode does, is cheaper on most positions
+    but far dearer on a few big wins: on his Middle-Easy set it explores more
+    nodes on average than the strong mode.)
     """
     cells = rows * cols
     if _can_win_next(current, mask, rows, k, gravity, board, bottom):
-        return 1 if weak else (cells + 1 - ply) // 2
+        return (cells + 1 - ply) // 2
     low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
-    if weak:
-        low, high = -1, 1
     while low < high:
+        if weak and (low > 0 or high < 0):  # the sign is known
+            break
         med = low + (high - low) // 2
         # Probe nearer 0 first: most scores are small, and a probe far from 0
         # on the wrong side would cost a wide search for little information.
@@ -378,4 +383,4 @@ def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, orde
             high = r
         else:
             low = r
-    return low
+    return high if high < 0 else low  # low == high, or (weak) the bound that shows the sign
