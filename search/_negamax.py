@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit
 
 from games._board import _action_cell, _wins_through
-from games._jit import JIT, JIT_CLOCK
+from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from heuristics._dispatch import _evaluate, _order
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
@@ -131,7 +131,7 @@ def _leaf(board, heights, stones, params, weights, windows) -> float:  # type: i
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _to_tt(score: float, ply: int) -> float:
     """Make a win score relative to the node at ``ply`` before storing it."""
     if score > HEURISTIC_LIMIT:
@@ -141,7 +141,7 @@ def _to_tt(score: float, ply: int) -> float:
     return score
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _from_tt(score: float, ply: int) -> float:
     """Make a stored node-relative win score relative to the root again."""
     if score > HEURISTIC_LIMIT:

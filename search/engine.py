@@ -31,13 +31,19 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
 from games import Action, Position
+from games._bits import _from_board
+from games._bits import fits as bits_fit
 from games.position import _zobrist
 from heuristics import Evaluator
+from heuristics._c4_bits import constants as c4_constants
+from heuristics._c4_bits import fits as c4_fits
+from heuristics._square_values import square_value_table
+from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.protocol import WIN_SCORE, is_win_score
 
@@ -106,6 +112,56 @@ class _Buffers:
         self.pv_len = np.zeros(max_ply, dtype=np.int32)
 
 
+class _BitBuffers:
+    """Per-search arrays of the bitboard kernel (:mod:`search._bitnegamax`), sized for one position."""
+
+    def __init__(self, position: Position, evaluator: Evaluator) -> None:
+        game = position.game
+        rows, cols = game.rows, game.cols
+        max_ply = game.n_cells - position.ply + 2
+        self.work = np.zeros(bn.work_shape(max_ply, cols), dtype=np.int64)
+        self.slots = 2 * cols  # where the per-ply slots start in a row of work
+        self.work[:max_ply, self.slots + bn.K_KILLER : self.slots + bn.K_KILLER_2 + 1] = -1  # no killers yet
+        self.frames = np.zeros((max_ply + 1, 3), dtype=np.uint64)
+        self.keys = np.zeros((max_ply + 1, cols), dtype=np.float64)
+        self.noise = self.keys[max_ply]
+        self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
+        self.state = np.zeros(bn.N_STATE, dtype=np.int64)
+        hid = evaluator.kernel_id
+        c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
+        self.state[[bn.ST_ROWS, bn.ST_COLS, bn.ST_K, bn.ST_HID, bn.ST_C4_BITS]] = rows, cols, game.k, hid, int(c4_bits)
+        self.state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
+        self.weights12 = np.zeros(12, dtype=np.float64)
+        self.weights12[: min(12, evaluator.weight_array.size)] = evaluator.weight_array[:12]
+        current, mask = _from_board(position._board, rows, cols, position.ply)
+        self.current, self.mask = np.uint64(current), np.uint64(mask)  # numba returns ints; the kernel wants uint64
+        self.sv = 0
+        if hid == bn.HID_SQUARE_VALUES:
+            values = _square_values_by_bit(rows, cols, game.k)
+            self.state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = values
+            mine, theirs = int(self.current), int(self.current ^ self.mask)
+            self.sv = sum(int(values[b]) * ((mine >> b & 1) - (theirs >> b & 1)) for b in range(64))
+        self.consts = c4_constants(rows, cols)
+        self.board, self.heights = position._board.copy(), position._heights.copy()
+
+    def pv(self) -> tuple[Action, ...]:
+        """The root's principal variation after an iteration."""
+        start = self.slots + bn.K_PV
+        return tuple(int(m) for m in self.work[0, start : start + self.work[0, self.slots + bn.K_PV_LEN]])
+
+
+@lru_cache(maxsize=64)
+def _square_values_by_bit(rows: int, cols: int, k: int) -> np.ndarray:
+    """``square_values``' table in bitboard order: ``int64[64]``, bit ``col * (rows + 1) + row`` (row 0 at the bottom)."""
+    table = square_value_table(rows, cols, k)
+    values = np.zeros(64, dtype=np.int64)
+    for row in range(rows):
+        for col in range(cols):
+            values[col * (rows + 1) + rows - 1 - row] = table[row, col]
+    values.setflags(write=False)
+    return values
+
+
 _NO_TT = TranspositionTable(1)
 
 
@@ -156,6 +212,12 @@ def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int
         raise ValueError(f"time_ms={time_ms!r} must be a positive number or None")
 
 
+def _uses_bitboards(position: Position) -> bool:
+    """True if :func:`search` runs the bitboard kernel on this position's game (gravity, ``(rows + 1) * cols <= 64``)."""
+    game = position.game
+    return game.gravity and bits_fit(game.rows, game.cols)
+
+
 def search(
     position: Position,
     evaluator: Evaluator,
@@ -171,6 +233,10 @@ def search(
     rng: Optional[np.random.Generator] = None,
 ) -> SearchResult:
     """Search ``position`` by iterative deepening and return the best move found.
+
+    Connect-4 boards that fit a 64-bit word (``(rows + 1) * cols <= 64``) are
+    searched by the bitboard kernel, everything else by the array kernel;
+    both return the same value at a fixed depth.
 
     Args:
         position: a position that is not over (it is left unchanged).
@@ -191,7 +257,19 @@ def search(
     Raises:
         ValueError: a bad budget, a finished position, or an evaluator for another game.
     """
+    return _search(position, evaluator, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching,
+                   radius=radius, tt=tt, use_tt=use_tt, ordering=ordering, rng=rng,
+                   bitboards=_uses_bitboards(position))  # fmt: skip
+
+
+def _search(position: Position, evaluator: Evaluator, *, depth: Optional[int], nodes: Optional[int],
+            time_ms: Optional[float], branching: Optional[int], radius: Optional[int],
+            tt: Optional[TranspositionTable], use_tt: bool, ordering: bool, rng: Optional[np.random.Generator],
+            bitboards: bool) -> SearchResult:  # fmt: skip
+    """:func:`search` with the kernel chosen by the caller (the tests compare the two on the same positions)."""
     _check_budgets(position, evaluator, depth, nodes, time_ms, branching, radius)
+    if bitboards and not _uses_bitboards(position):
+        raise ValueError(f"{position.game} does not fit the bitboard kernel")
     if time_ms is not None:
         _warm_clock()
     started = time.perf_counter()
@@ -200,33 +278,76 @@ def search(
     remaining = game.n_cells - position.ply
     max_depth = min(depth or remaining, remaining)
     table = tt if tt is not None else (TranspositionTable(1 << 16) if use_tt else _NO_TT)
+    run = _bit_runner(position, evaluator, branching, use_tt, ordering, table, rng) if bitboards else \
+        _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)  # fmt: skip
+    best: Optional[SearchResult] = None
+    searched = 0
+    for d in range(1, max_depth + 1):
+        first = best is None  # the depth-1 iteration must finish: a move is needed
+        mask = 0 if best is None else _time_mask(best.nodes, best.seconds)
+        score, searched, aborted, pv = run(d, 0 if first else (nodes or 0), not first and time_ms is not None,
+                                           mask, deadline)  # fmt: skip
+        if aborted:
+            break
+        best = SearchResult(pv[0], float(score) + 0.0, d, searched, time.perf_counter() - started, pv)
+        if is_win_score(score) or (nodes is not None and searched >= nodes):
+            break
+        if time_ms is not None and time.perf_counter() >= deadline:
+            break
+    assert best is not None
+    return SearchResult(best.move, best.score, best.depth, searched, time.perf_counter() - started, best.pv)
+
+
+_Runner = Callable[[int, int, bool, int, float], tuple[float, int, bool, tuple[Action, ...]]]
+"""One iteration: ``(depth, node_limit, check_time, time_mask, deadline) -> (score, nodes so far, aborted, pv)``."""
+
+
+def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
+                  use_tt: bool, ordering: bool, table: TranspositionTable,
+                  rng: Optional[np.random.Generator]) -> _Runner:  # fmt: skip
+    """Iterations of the array kernel (:mod:`search._negamax`) on ``position``."""
+    game = position.game
     buffers = _Buffers(position)
     noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
     stats = np.zeros(nm.N_STATS, dtype=np.int64)
     board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
     zobrist = _zobrist(game.n_cells)
-    best: Optional[SearchResult] = None
-    for d in range(1, max_depth + 1):
-        first = best is None  # the depth-1 iteration must finish: a move is needed
-        mask = 0 if best is None else _time_mask(best.nodes, best.seconds)
-        params = _params(position, evaluator, branching, radius, use_tt, ordering,
-                         0 if first else (nodes or 0), not first and time_ms is not None, mask)  # fmt: skip
+
+    def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
+            deadline: float) -> tuple[float, int, bool, tuple[Action, ...]]:  # fmt: skip
+        params = _params(position, evaluator, branching, radius, use_tt, ordering, node_limit, check_time, time_mask)
         score = nm._negamax(
-            board, heights, key, position.ply, 0, d, -math.inf, math.inf, params, evaluator.weight_array,
+            board, heights, key, position.ply, 0, depth, -math.inf, math.inf, params, evaluator.weight_array,
             evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves,
             buffers.killers, buffers.history, buffers.pv, buffers.pv_len, buffers.move, buffers.key,
             buffers.hist, buffers.order, stats, deadline, noise,
         )  # fmt: skip
-        if stats[nm.S_ABORTED]:
-            break
         pv = tuple(int(m) for m in buffers.pv[0, : buffers.pv_len[0]])
-        best = SearchResult(pv[0], float(score) + 0.0, d, int(stats[nm.S_NODES]), time.perf_counter() - started, pv)
-        if is_win_score(score) or (nodes is not None and stats[nm.S_NODES] >= nodes):
-            break
-        if time_ms is not None and time.perf_counter() >= deadline:
-            break
-    assert best is not None
-    return SearchResult(best.move, best.score, best.depth, int(stats[nm.S_NODES]), time.perf_counter() - started, best.pv)
+        return score, int(stats[nm.S_NODES]), bool(stats[nm.S_ABORTED]), pv
+
+    return run
+
+
+def _bit_runner(position: Position, evaluator: Evaluator, branching: Optional[int], use_tt: bool, ordering: bool,
+                table: TranspositionTable, rng: Optional[np.random.Generator]) -> _Runner:  # fmt: skip
+    """Iterations of the bitboard kernel (:mod:`search._bitnegamax`) on ``position``."""
+    b = _BitBuffers(position, evaluator)
+    if rng is not None:
+        b.noise[:] = rng.random(position.game.n_actions) * 1e-3
+    state = b.state
+    state[bn.ST_BRANCHING], state[bn.ST_USE_TT], state[bn.ST_ORDERING] = branching or 0, int(use_tt), int(ordering)
+
+    def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
+            deadline: float) -> tuple[float, int, bool, tuple[Action, ...]]:  # fmt: skip
+        state[bn.ST_NODE_LIMIT], state[bn.ST_CHECK_TIME], state[bn.ST_TIME_MASK] = node_limit, int(check_time), time_mask
+        score = bn._search(
+            b.current, b.mask, b.sv, position.ply, depth, state, b.consts, evaluator.weight_array, b.weights12,
+            evaluator.windows, b.board, b.heights, table.keys, table.scores, table.depths, table.flags, table.moves,
+            b.work, b.frames, b.keys, b.bounds, deadline,
+        )  # fmt: skip
+        return score, int(state[bn.ST_NODES]), bool(state[bn.ST_ABORTED]), b.pv()
+
+    return run
 
 
 def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> tuple[float, int]:
