@@ -28,6 +28,7 @@ The search also stops as soon as an iteration proves a win or a loss (seed
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -131,6 +132,7 @@ class _BitBuffers:
         c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
         self.state[[bn.ST_ROWS, bn.ST_COLS, bn.ST_K, bn.ST_HID, bn.ST_C4_BITS]] = rows, cols, game.k, hid, int(c4_bits)
         self.state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
+        self.state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, c4_bits)
         self.weights12 = np.zeros(12, dtype=np.float64)
         self.weights12[: min(12, evaluator.weight_array.size)] = evaluator.weight_array[:12]
         current, mask = _from_board(position._board, rows, cols, position.ply)
@@ -163,6 +165,24 @@ def _square_values_by_bit(rows: int, cols: int, k: int) -> np.ndarray:
 
 
 _NO_TT = TranspositionTable(1)
+_SCRATCH = threading.local()
+_KEY_SALT = np.uint64(0x5EED_0F_C4_A1_FA_BE_7A)
+"""XORed into the array kernel's Zobrist keys: the empty board's key is 0, which is also the table's empty-slot mark."""
+
+
+def _scratch_table() -> TranspositionTable:
+    """An empty table of 2**16 entries for a search given none: this thread's, cleared.
+
+    Clearing 2**16 keys costs a few microseconds; allocating a fresh 1.8 MB
+    table costs its page faults on first touch, up to a millisecond, more
+    than a whole depth-8 Connect-4 search.
+    """
+    table: Optional[TranspositionTable] = getattr(_SCRATCH, "table", None)
+    if table is None:
+        table = _SCRATCH.table = TranspositionTable(1 << 16)
+    else:
+        table.clear()
+    return table
 
 
 @lru_cache(maxsize=None)
@@ -248,7 +268,8 @@ def search(
         radius: m,n,k only: consider only empty cells within this king-move
             distance of a stone, the centre on an empty board; None: all.
         tt: a table to use and keep (e.g. across the moves of a game); a
-            fresh one of 2**16 entries if None.
+            empty one of 2**16 entries if None (this thread's scratch table,
+            cleared: cheaper than allocating one).
         use_tt, ordering: switch the table or the move ordering off (tests
             and node-count studies).
         rng: breaks ties between equally ordered root moves at random
@@ -277,7 +298,7 @@ def _search(position: Position, evaluator: Evaluator, *, depth: Optional[int], n
     game = position.game
     remaining = game.n_cells - position.ply
     max_depth = min(depth or remaining, remaining)
-    table = tt if tt is not None else (TranspositionTable(1 << 16) if use_tt else _NO_TT)
+    table = tt if tt is not None else (_scratch_table() if use_tt else _NO_TT)
     run = _bit_runner(position, evaluator, branching, use_tt, ordering, table, rng) if bitboards else \
         _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)  # fmt: skip
     best: Optional[SearchResult] = None
@@ -310,7 +331,7 @@ def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[
     buffers = _Buffers(position)
     noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
     stats = np.zeros(nm.N_STATS, dtype=np.int64)
-    board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
+    board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key()) ^ _KEY_SALT
     zobrist = _zobrist(game.n_cells)
 
     def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
