@@ -39,6 +39,8 @@ Shift amounts reach ``3 * (rows + 2)``, so callers use this kernel only for
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -79,8 +81,9 @@ def fits(rows: int, cols: int) -> bool:
     return (rows + 1) * cols <= 64 and 3 * (rows + 2) < 64
 
 
+@lru_cache(maxsize=64)
 def constants(rows: int, cols: int) -> np.ndarray:
-    """The masks the kernel needs, ``uint64[N_CONSTS]`` (see the ``C_*`` indices)."""
+    """The masks the kernel needs, read-only ``uint64[N_CONSTS]`` (see the ``C_*`` indices)."""
     height = rows + 1
     consts = np.zeros(N_CONSTS, dtype=np.uint64)
     for col in range(cols):
@@ -88,6 +91,7 @@ def constants(rows: int, cols: int) -> np.ndarray:
         consts[C_BOTTOM] |= np.uint64(1 << (col * height))
         consts[C_BOARD] |= np.uint64(column)
         consts[C_LONE + _lone_group(cols, col)] |= np.uint64(column)
+    consts.setflags(write=False)
     return consts
 
 

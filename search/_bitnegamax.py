@@ -439,3 +439,64 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                         d = work[ply, at + K_DEPTH]
                         work[max_ply + (stones + ply) % 2, col] += d * d
                         work[ply, at + K_NEXT] = work[ply, at + K_COUNT]  # cutoff: no more moves
+
+
+@njit(**JIT_INLINE)
+def _time_mask(nodes: int, seconds: float) -> int:
+    """A mask 2**j - 1 so that 2**j nodes take about half a millisecond at the measured rate (as ``engine._time_mask``)."""
+    interval = np.int64(nodes / max(seconds, 1e-6) * 0.0005)
+    j = -1  # bit_length(interval) - 1
+    while interval > 0:
+        interval >>= 1
+        j += 1
+    return (1 << max(0, min(10, j))) - 1
+
+
+@njit(**JIT)
+def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, state, consts, weights,  # type: ignore[no-untyped-def]
+             weights12, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, work, frames,
+             keys, bounds, pv_out):  # fmt: skip
+    """Iterative deepening to ``max_depth`` with the budgets of ``engine.search``, in one call.
+
+    Returns ``(completed, score)``: the deepest completed iteration and its
+    score; its PV is copied to ``pv_out`` (int64[max_ply + 1], the length
+    first).  Each iteration is a ``_search``; the first one always completes
+    (no budget is checked in it: a move is needed).  Stops after an
+    iteration that proves a result, spends ``node_budget`` (> 0: a budget)
+    or, when ``timed``, passes ``deadline``; an aborted iteration is dropped.
+    ``started``: time.perf_counter() at the start of the search (the clock
+    rate sets how often the clock is read).
+    """
+    sv = 0
+    if state[ST_HID] == HID_SQUARE_VALUES:  # the root's square-value sum, own minus opponent's
+        theirs = current ^ mask
+        for bit in range(64):
+            here = np.uint64(1) << np.uint64(bit)
+            if current & here != _ZERO:
+                sv += state[ST_SQUARE_VALUES + bit]
+            elif theirs & here != _ZERO:
+                sv -= state[ST_SQUARE_VALUES + bit]
+    pv_at = 2 * state[ST_COLS] + K_PV
+    completed, best = 0, 0.0
+    seconds = 0.0
+    for depth in range(1, max_depth + 1):
+        first = completed == 0
+        state[ST_NODE_LIMIT] = 0 if first else node_budget
+        state[ST_CHECK_TIME] = 0 if first or not timed else 1
+        state[ST_TIME_MASK] = 0 if first else _time_mask(state[ST_NODES], seconds)
+        score = _search(current, mask, sv, stones, depth, state, consts, weights, weights12, windows, board, heights,
+                        tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, work, frames, keys, bounds, deadline)  # fmt: skip
+        if state[ST_ABORTED]:
+            break
+        completed, best = depth, score
+        length = work[0, pv_at - K_PV + K_PV_LEN]
+        pv_out[0] = length
+        for p in range(length):
+            pv_out[1 + p] = work[0, pv_at + p]
+        now = _now() if timed else 0.0
+        seconds = now - started
+        if abs(score) > HEURISTIC_LIMIT or (node_budget > 0 and state[ST_NODES] >= node_budget):
+            break
+        if timed and now >= deadline:
+            break
+    return completed, best

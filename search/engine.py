@@ -121,35 +121,35 @@ class _BitBuffers:
         rows, cols = game.rows, game.cols
         max_ply = game.n_cells - position.ply + 2
         self.work = np.zeros(bn.work_shape(max_ply, cols), dtype=np.int64)
-        self.slots = 2 * cols  # where the per-ply slots start in a row of work
-        self.work[:max_ply, self.slots + bn.K_KILLER : self.slots + bn.K_KILLER_2 + 1] = -1  # no killers yet
+        slots = 2 * cols  # where the per-ply slots start in a row of work
+        self.work[:max_ply, slots + bn.K_KILLER : slots + bn.K_KILLER_2 + 1] = -1  # no killers yet
         self.frames = np.zeros((max_ply + 1, 3), dtype=np.uint64)
         self.keys = np.zeros((max_ply + 1, cols), dtype=np.float64)
         self.noise = self.keys[max_ply]
         self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
-        self.state = np.zeros(bn.N_STATE, dtype=np.int64)
         hid = evaluator.kernel_id
-        c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
-        self.state[[bn.ST_ROWS, bn.ST_COLS, bn.ST_K, bn.ST_HID, bn.ST_C4_BITS]] = rows, cols, game.k, hid, int(c4_bits)
-        self.state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
-        self.state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, c4_bits)
+        self.state = _bit_state(rows, cols, game.k, hid).copy()
         self.weights12 = np.zeros(12, dtype=np.float64)
         self.weights12[: min(12, evaluator.weight_array.size)] = evaluator.weight_array[:12]
         current, mask = _from_board(position._board, rows, cols, position.ply)
         self.current, self.mask = np.uint64(current), np.uint64(mask)  # numba returns ints; the kernel wants uint64
-        self.sv = 0
-        if hid == bn.HID_SQUARE_VALUES:
-            values = _square_values_by_bit(rows, cols, game.k)
-            self.state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = values
-            mine, theirs = int(self.current), int(self.current ^ self.mask)
-            self.sv = sum(int(values[b]) * ((mine >> b & 1) - (theirs >> b & 1)) for b in range(64))
         self.consts = c4_constants(rows, cols)
         self.board, self.heights = position._board.copy(), position._heights.copy()
 
-    def pv(self) -> tuple[Action, ...]:
-        """The root's principal variation after an iteration."""
-        start = self.slots + bn.K_PV
-        return tuple(int(m) for m in self.work[0, start : start + self.work[0, self.slots + bn.K_PV_LEN]])
+
+@lru_cache(maxsize=64)
+def _bit_state(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
+    """The bitboard kernel's state array for a board and heuristic, budgets and statistics zero (copy it)."""
+    state = np.zeros(bn.N_STATE, dtype=np.int64)
+    c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
+    state[bn.ST_ROWS], state[bn.ST_COLS], state[bn.ST_K], state[bn.ST_HID] = rows, cols, k, hid
+    state[bn.ST_C4_BITS] = int(c4_bits)
+    state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
+    state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, c4_bits)
+    if hid == bn.HID_SQUARE_VALUES:
+        state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = _square_values_by_bit(rows, cols, k)
+    state.setflags(write=False)
+    return state
 
 
 @lru_cache(maxsize=64)
@@ -299,8 +299,10 @@ def _search(position: Position, evaluator: Evaluator, *, depth: Optional[int], n
     remaining = game.n_cells - position.ply
     max_depth = min(depth or remaining, remaining)
     table = tt if tt is not None else (_scratch_table() if use_tt else _NO_TT)
-    run = _bit_runner(position, evaluator, branching, use_tt, ordering, table, rng) if bitboards else \
-        _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)  # fmt: skip
+    if bitboards:
+        return _bit_search(position, evaluator, max_depth, nodes, time_ms is not None, started, deadline, branching,
+                           use_tt, ordering, table, rng)  # fmt: skip
+    run = _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)
     best: Optional[SearchResult] = None
     searched = 0
     for d in range(1, max_depth + 1):
@@ -349,26 +351,24 @@ def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[
     return run
 
 
-def _bit_runner(position: Position, evaluator: Evaluator, branching: Optional[int], use_tt: bool, ordering: bool,
-                table: TranspositionTable, rng: Optional[np.random.Generator]) -> _Runner:  # fmt: skip
-    """Iterations of the bitboard kernel (:mod:`search._bitnegamax`) on ``position``."""
+def _bit_search(position: Position, evaluator: Evaluator, max_depth: int, nodes: Optional[int], timed: bool,
+                started: float, deadline: float, branching: Optional[int], use_tt: bool, ordering: bool,
+                table: TranspositionTable, rng: Optional[np.random.Generator]) -> SearchResult:  # fmt: skip
+    """The whole iterative deepening in one call of the bitboard kernel (:func:`search._bitnegamax._iterate`)."""
     b = _BitBuffers(position, evaluator)
     if rng is not None:
         b.noise[:] = rng.random(position.game.n_actions) * 1e-3
     state = b.state
     state[bn.ST_BRANCHING], state[bn.ST_USE_TT], state[bn.ST_ORDERING] = branching or 0, int(use_tt), int(ordering)
-
-    def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
-            deadline: float) -> tuple[float, int, bool, tuple[Action, ...]]:  # fmt: skip
-        state[bn.ST_NODE_LIMIT], state[bn.ST_CHECK_TIME], state[bn.ST_TIME_MASK] = node_limit, int(check_time), time_mask
-        score = bn._search(
-            b.current, b.mask, b.sv, position.ply, depth, state, b.consts, evaluator.weight_array, b.weights12,
-            evaluator.windows, b.board, b.heights, table.keys, table.scores, table.depths, table.flags, table.moves,
-            b.work, b.frames, b.keys, b.bounds, deadline,
-        )  # fmt: skip
-        return score, int(state[bn.ST_NODES]), bool(state[bn.ST_ABORTED]), b.pv()
-
-    return run
+    pv = np.zeros(b.work.shape[0], dtype=np.int64)
+    depth, score = bn._iterate(
+        b.current, b.mask, position.ply, max_depth, nodes or 0, timed, started, deadline, state, b.consts,
+        evaluator.weight_array, b.weights12, evaluator.windows, b.board, b.heights, table.keys, table.scores,
+        table.depths, table.flags, table.moves, b.work, b.frames, b.keys, b.bounds, pv,
+    )  # fmt: skip
+    line = tuple(int(m) for m in pv[1 : 1 + pv[0]])
+    return SearchResult(line[0], float(score) + 0.0, int(depth), int(state[bn.ST_NODES]),
+                        time.perf_counter() - started, line)  # fmt: skip
 
 
 def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> tuple[float, int]:
