@@ -106,7 +106,8 @@ def _line_counts(own: np.uint64, empty: np.uint64, available: np.uint64, s: np.u
     s2, s3 = s + s, s + s + s
     next1, next2, next3 = own >> s, own >> s2, own >> s3
     four = _count(own & next1 & next2 & next3)
-    broken = _count(own & (empty >> s) & next2 & next3) + _count(own & next1 & (empty >> s2) & next3)
+    # O.OO and OO.O differ in their second square, so they never overlap: one count for both
+    broken = _count(own & next3 & (((empty >> s) & next2) | (next1 & (empty >> s2))))
     start = own & ~(own << s)  # the square before is not own: a maximal run starts here
     before = available << s
     three = start & next1 & next2 & ~next3
@@ -119,9 +120,9 @@ def _line_counts(own: np.uint64, empty: np.uint64, available: np.uint64, s: np.u
     two_open = _count(two & before & after2)
     only_before = two & before & ~after2
     only_after = two & after2 & ~before
-    # One side open: the end square counts, and the next one out if it is available too.
-    two_side = (_count(only_before) + _count(only_before & (available << s2))
-                + _count(only_after) + _count(only_after & (available >> s3)))  # fmt: skip
+    # One side open: the end square counts, and the next one out if it is available too (the two
+    # sides are disjoint sets of runs, so each pair of counts is one count of a union).
+    two_side = _count(only_before | only_after) + _count((only_before & (available << s2)) | (only_after & (available >> s3)))
     two_closed = _count(two & ~(before | after2))
     return four, three_open, three_half, three_closed, broken, two_open, two_side, two_closed
 
@@ -140,11 +141,32 @@ def _lone(own: np.uint64, height: np.uint64) -> np.uint64:
 
 
 @njit(**JIT_INLINE)
+def _vertical_counts(own: np.uint64, available: np.uint64):  # type: ignore[no-untyped-def]
+    """``_line_counts`` along the columns (shift 1), for gravity positions: most features cannot occur there.
+
+    With gravity the square below a stone is never empty, so a vertical run
+    has no open end below and a vertical broken three has a floating stone:
+    threes are half-open (the square above is available) or closed, twos
+    one-sided with one available square at most (the next square up floats)
+    or closed.  Returns the same 8 counts.
+    """
+    next1, next2, next3 = own >> _ONE, own >> np.uint64(2), own >> np.uint64(3)
+    four = _count(own & next1 & next2 & next3)
+    start = own & ~(own << _ONE)
+    three = start & next1 & next2 & ~next3
+    after3 = available >> np.uint64(3)
+    two = start & next1 & ~next2
+    after2 = available >> np.uint64(2)
+    return (four, 0, _count(three & after3), _count(three & ~after3), 0, 0, _count(two & after2),
+            _count(two & ~after2))  # fmt: skip
+
+
+@njit(**JIT_INLINE)
 def _player_counts(own, empty, available, rows, lone_groups):  # type: ignore[no-untyped-def]
     """The 12 feature counts of ``own`` in SPEC (weight) order; ``lone_groups``: the 4 F4 column masks."""
     height = np.uint64(rows + 1)
-    f1 = f2o = f2h = f2c = br = f3o = f3s = f3c = 0
-    for s in (_ONE, height, height + _ONE, height - _ONE):
+    f1, f2o, f2h, f2c, br, f3o, f3s, f3c = _vertical_counts(own, available)
+    for s in (height, height + _ONE, height - _ONE):
         a, b, c, d, e, f, g, h = _line_counts(own, empty, available, s)
         f1 += a
         f2o += b
@@ -163,7 +185,8 @@ def _player_counts(own, empty, available, rows, lone_groups):  # type: ignore[no
 def _evaluate_bits(me, mask, rows, consts, weights):  # type: ignore[no-untyped-def]
     """c4_features value for the owner of ``me`` (a subset of ``mask``, the occupied squares).
 
-    me, mask : uint64; consts : the ``N_CONSTS`` masks of :func:`constants`,
+    me, mask : uint64, a gravity position (stones only on stones or the
+    bottom row); consts : the ``N_CONSTS`` masks of :func:`constants`,
     weights : the 12 weights in SPEC order, each an array or a tuple (the
     search passes tuples: plain values, which numba passes without reference
     counting).  Equal to ``_c4_features._evaluate`` on the same position, bit for bit.

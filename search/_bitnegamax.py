@@ -29,9 +29,9 @@ bitboards buy over the array kernel:
   move can have, so the node's value is unchanged unless every move is
   dropped, and then it is that score.  (At ``depth == 1`` the children are
   leaves: the loss is beyond the horizon, so nothing is dropped there.)
-* **Keys for free.**  ``current + mask + bottom`` is unique per position
-  (Pons' key, offset by the bottom row so that it is never 0, the empty
-  slot): a table hit is never a collision.
+* **Keys for free.**  ``current + mask`` is unique per position (Pons'
+  key: per column, the stones' bits plus one bit above them): a table hit
+  is never a collision.
 * **Leaves without a board scan** where the heuristic allows: ``square_values``
   is a sum of per-square values, kept incrementally (own minus opponent's,
   from the side to move); ``c4_features`` runs word-parallel
@@ -68,7 +68,8 @@ consts : uint64[_c4_bits.N_CONSTS] (bottom row, all squares, F4 column groups)
 weights : float64[n_weights], weights12 : float64[12] (weights padded with zeros),
     windows : int32[n_windows, k] (heuristics.spec)
 board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``ST_ARRAY``
-tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves : int32[size]
+tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
+    (a slot is valid only if its stamp is ``state[ST_TT_GENERATION]``)
 work : int64[max_ply + 2, 2 * cols + N_SLOTS + max_ply] (:func:`work_shape`), per ply row:
     the columns to search in order (``cols``), their history tie-breaks
     (``cols``), then the slots ``K_*`` from offset ``2 * cols``, the PV last;
@@ -92,7 +93,7 @@ from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
 # state indices
 (ST_ROWS, ST_COLS, ST_K, ST_HID, ST_BRANCHING, ST_NODE_LIMIT, ST_USE_TT, ST_ORDERING, ST_CHECK_TIME, ST_TIME_MASK,
- ST_ARRAY, ST_C4_BITS, ST_NODES, ST_ABORTED, ST_ORDER_DEPTH) = range(15)  # fmt: skip
+ ST_ARRAY, ST_C4_BITS, ST_NODES, ST_ABORTED, ST_ORDER_DEPTH, ST_TT_GENERATION) = range(16)  # fmt: skip
 ST_SQUARE_VALUES = 16
 N_STATE = ST_SQUARE_VALUES + 64
 # per-ply slots of ``work``, after the 2 * cols move and history entries
@@ -223,7 +224,7 @@ def _clip(value: float, limit: float) -> float:
 
 @njit(**JIT)
 def _search(current, mask, sv, stones, depth, state, consts, weights, weights12, windows, board, heights,  # type: ignore[no-untyped-def]
-            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, work, frames, keys, bounds, deadline):  # fmt: skip
+            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds, deadline):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the root, full window (``_negamax._negamax``'s contract).
 
     A loop over four phases at the current ``ply``: ENTER a node (count it,
@@ -246,7 +247,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
     const6 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5])
     w12 = (weights12[0], weights12[1], weights12[2], weights12[3], weights12[4], weights12[5], weights12[6],
            weights12[7], weights12[8], weights12[9], weights12[10], weights12[11])  # fmt: skip
-    size = tt_keys.shape[0]
+    size, generation = tt_keys.shape[0], state[ST_TT_GENERATION]
     max_ply = work.shape[0] - 2
     at = 2 * cols  # the per-ply slots
     pv_at = at + K_PV
@@ -278,12 +279,12 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                 ret = WIN_SCORE - (ply + 1)
                 continue
             alpha, beta = bounds[ply, B_ALPHA], bounds[ply, B_BETA]
-            key = cur + msk + bottom
+            key = cur + msk
             tt_move = -1
             slot = np.int64(0)
             if use_tt:
                 slot = _tt_slot(key, size)
-                if tt_keys[slot] == key:
+                if tt_keys[slot] == key and tt_stamps[slot] == generation:
                     tt_move = tt_moves[slot]
                     if tt_depths[slot] == d:
                         stored = _from_tt(tt_scores[slot], ply)
@@ -364,6 +365,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                     tt_depths[slot] = d
                     tt_moves[slot] = work[ply, at + K_BEST_MOVE]
                     tt_flags[slot] = UPPER if best <= alpha else (LOWER if best >= beta else EXACT)
+                    tt_stamps[slot] = generation
                 ret = best
                 phase = _RETURN
                 continue
@@ -454,7 +456,7 @@ def _time_mask(nodes: int, seconds: float) -> int:
 
 @njit(**JIT)
 def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, state, consts, weights,  # type: ignore[no-untyped-def]
-             weights12, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, work, frames,
+             weights12, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
              keys, bounds, pv_out):  # fmt: skip
     """Iterative deepening to ``max_depth`` with the budgets of ``engine.search``, in one call.
 
@@ -485,7 +487,8 @@ def _iterate(current, mask, stones, max_depth, node_budget, timed, started, dead
         state[ST_CHECK_TIME] = 0 if first or not timed else 1
         state[ST_TIME_MASK] = 0 if first else _time_mask(state[ST_NODES], seconds)
         score = _search(current, mask, sv, stones, depth, state, consts, weights, weights12, windows, board, heights,
-                        tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, work, frames, keys, bounds, deadline)  # fmt: skip
+                        tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds,
+                        deadline)  # fmt: skip
         if state[ST_ABORTED]:
             break
         completed, best = depth, score
