@@ -97,7 +97,7 @@ from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 ST_SQUARE_VALUES = 16
 N_STATE = ST_SQUARE_VALUES + 64
 # per-ply slots of ``work``, after the 2 * cols move and history entries
-K_KILLER, K_KILLER_2, K_PV_LEN, K_DEPTH, K_SV, K_COUNT, K_NEXT, K_SLOT, K_BEST_MOVE, K_CELL, K_PV = range(11)
+K_KILLER, K_KILLER_2, K_PV_LEN, K_DEPTH, K_SV, K_COUNT, K_NEXT, K_SLOT, K_BEST_MOVE, K_CELL, K_NULL, K_PV = range(12)
 N_SLOTS = K_PV
 # columns of ``bounds``
 B_ALPHA, B_BETA, B_ALPHA_ENTRY, B_BEST = range(4)
@@ -348,6 +348,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                 n += 1
             work[ply, at + K_COUNT] = q if 0 < q < n else n
             work[ply, at + K_NEXT], work[ply, at + K_SLOT], work[ply, at + K_BEST_MOVE] = 0, slot, -1
+            work[ply, at + K_NULL] = 0
             frames[ply, 2] = key
             bounds[ply, B_ALPHA_ENTRY], bounds[ply, B_BEST] = alpha, -np.inf
             phase = _NEXT
@@ -385,8 +386,17 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
             if d > 1:
                 frames[ply + 1, 0], frames[ply + 1, 1] = opponent, child_mask
                 work[ply + 1, at + K_SV], work[ply + 1, at + K_DEPTH] = child_sv, d - 1
-                bounds[ply + 1, B_ALPHA] = -bounds[ply, B_BETA]
-                bounds[ply + 1, B_BETA] = -max(bounds[ply, B_ALPHA], best)
+                low, high = max(bounds[ply, B_ALPHA], best), bounds[ply, B_BETA]
+                # Principal variation search: after the first move, prove each move no better than the
+                # best so far with a null window (low, low + 1 ulp); a move that fails high inside
+                # (low, high) is searched again with the full window (UPDATE sets K_NULL = -1 for that).
+                null = j > 0 and work[ply, at + K_NULL] >= 0 and low > -np.inf
+                if null and np.nextafter(low, np.inf) < high:
+                    high = np.nextafter(low, np.inf)
+                    work[ply, at + K_NULL] = 1
+                else:
+                    work[ply, at + K_NULL] = 0
+                bounds[ply + 1, B_ALPHA], bounds[ply + 1, B_BETA] = -high, -low
                 ply += 1
                 phase = _ENTER
                 continue
@@ -425,6 +435,12 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
         if phase == _UPDATE:  # the node at ply takes its child's score
             col = work[ply, work[ply, at + K_NEXT] - 1]
             phase = _NEXT
+            if work[ply, at + K_NULL] == 1:  # a null-window search
+                if max(bounds[ply, B_ALPHA], bounds[ply, B_BEST]) < score < bounds[ply, B_BETA]:
+                    work[ply, at + K_NEXT] -= 1  # better than the best so far: search it again, full window
+                    work[ply, at + K_NULL] = -1
+                    continue
+            work[ply, at + K_NULL] = 0
             if score > bounds[ply, B_BEST]:
                 bounds[ply, B_BEST] = score
                 work[ply, at + K_BEST_MOVE] = col
