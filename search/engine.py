@@ -23,12 +23,17 @@ Budgets (any combination; at least one is needed):
 
 The search also stops as soon as an iteration proves a win or a loss (seed
 003's early stop), or when the depth reaches the end of the game.
+
+Two kernels, one contract: gravity boards that fit a 64-bit word with
+their sentinel row (``(rows + 1) * cols <= 64``: Connect-4 and its smaller
+kin) run on bitboards (:mod:`search._bitnegamax`), everything else on the
+array boards (:mod:`search._negamax`).  Both return the same value at a
+fixed depth; node counts differ.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,62 +52,8 @@ from heuristics._square_values import square_value_table
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.protocol import WIN_SCORE, is_win_score
-
-
-_ENTRY = np.dtype([("key", np.uint64), ("score", np.float64), ("depth", np.int32), ("flag", np.int32),
-                   ("move", np.int32), ("stamp", np.int32)])  # fmt: skip
-"""One table entry, 32 bytes: two per 64-byte cache line, so a probe or a store touches one line."""
-_LAST_GENERATION = 2**31 - 1
-
-
-class TranspositionTable:
-    """Fixed-size arrays of (key, score, depth, bound, move), one entry per slot, slots chosen by the key.
-
-    Keep one per game (entries stay valid across its moves); :meth:`clear`
-    between games.  Always-replace: the newest entry takes the slot.  The
-    fields are strided views (``keys``, ``scores``, ``depths``, ``flags``,
-    ``moves``, ``stamps``) into one buffer of 32-byte entries aligned to
-    cache lines: a probe reads one line instead of five.  An entry is
-    valid only if its stamp is the table's ``generation``, so
-    :meth:`forget` empties the table with one increment.
-
-    Args:
-        size: number of entries, rounded up to a power of two (default 2**20,
-            32 MB).
-    """
-
-    def __init__(self, size: int = 1 << 20) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"tt size={size!r} must be a positive integer")
-        size = 1 << max(0, (size - 1).bit_length())
-        raw = np.zeros(size * _ENTRY.itemsize + 64, dtype=np.uint8)
-        start = -raw.ctypes.data % 64  # align the first entry to a cache line
-        self._entries = raw[start : start + size * _ENTRY.itemsize].view(_ENTRY)
-        self.keys = self._entries["key"]
-        self.scores = self._entries["score"]
-        self.depths = self._entries["depth"]
-        self.flags = self._entries["flag"]
-        self.moves = self._entries["move"]
-        self.stamps = self._entries["stamp"]
-        self.generation = 1
-        """Stamp of the valid entries; every stamp starts at 0."""
-
-    @property
-    def size(self) -> int:
-        """Number of slots."""
-        return int(self.keys.size)
-
-    def clear(self) -> None:
-        """Empty every slot (a new game)."""
-        self.keys[:] = 0
-        self.forget()
-
-    def forget(self) -> None:
-        """Make every entry invalid without touching it: a new generation, so no stamp matches (O(1))."""
-        self.generation += 1
-        if self.generation == _LAST_GENERATION:  # after two billion of these: start over from zeros
-            self._entries.fill(0)
-            self.generation = 1
+from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
+from search.tt import _scratch_table
 
 
 @dataclass(frozen=True)
@@ -190,22 +141,6 @@ def _square_values_by_bit(rows: int, cols: int, k: int) -> np.ndarray:
 
 
 _NO_TT = TranspositionTable(1)
-_SCRATCH = threading.local()
-
-
-def _scratch_table() -> TranspositionTable:
-    """An empty table of 2**16 entries for a search given none: this thread's, emptied by ``forget``.
-
-    Forgetting costs nothing (a new generation); allocating a fresh 2 MB table
-    costs its page faults on first touch, up to a millisecond, more than a
-    whole depth-8 Connect-4 search.
-    """
-    table: Optional[TranspositionTable] = getattr(_SCRATCH, "table", None)
-    if table is None:
-        table = _SCRATCH.table = TranspositionTable(1 << 16)
-    else:
-        table.forget()
-    return table
 
 
 @lru_cache(maxsize=None)
@@ -294,7 +229,7 @@ def search(
             distance of a stone, the centre on an empty board; None: all.
         tt: a table to use and keep (e.g. across the moves of a game); a
             empty one of 2**16 entries if None (this thread's scratch table,
-            cleared: cheaper than allocating one).
+            emptied: cheaper than allocating one).
         use_tt, ordering: switch the table or the move ordering off (tests
             and node-count studies).
         rng: breaks ties between equally ordered root moves at random
@@ -308,11 +243,15 @@ def search(
                    bitboards=_uses_bitboards(position))  # fmt: skip
 
 
-def _search(position: Position, evaluator: Evaluator, *, depth: Optional[int], nodes: Optional[int],
-            time_ms: Optional[float], branching: Optional[int], radius: Optional[int],
-            tt: Optional[TranspositionTable], use_tt: bool, ordering: bool, rng: Optional[np.random.Generator],
-            bitboards: bool) -> SearchResult:  # fmt: skip
-    """:func:`search` with the kernel chosen by the caller (the tests compare the two on the same positions)."""
+def _search(position: Position, evaluator: Evaluator, *, bitboards: bool, depth: Optional[int] = None,
+            nodes: Optional[int] = None, time_ms: Optional[float] = None, branching: Optional[int] = None,
+            radius: Optional[int] = None, tt: Optional[TranspositionTable] = None, use_tt: bool = True,
+            ordering: bool = True, rng: Optional[np.random.Generator] = None) -> SearchResult:  # fmt: skip
+    """:func:`search` with the kernel chosen by the caller (the tests compare the two on the same positions).
+
+    Raises:
+        ValueError: as :func:`search`, or ``bitboards`` for a game that does not fit them.
+    """
     _check_budgets(position, evaluator, depth, nodes, time_ms, branching, radius)
     if bitboards and not _uses_bitboards(position):
         raise ValueError(f"{position.game} does not fit the bitboard kernel")
