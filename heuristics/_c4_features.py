@@ -79,7 +79,7 @@ from numba import njit
 
 from games import KInARow
 from games._board import _playable
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 from heuristics.spec import HeuristicSpec, WeightSpec
 
 NAME = "c4_features"
@@ -97,6 +97,8 @@ _F3_SIDE = 6
 _F3_CLOSED = 7
 _F4_D = 8
 """F4 weights follow in order d, c/e, b/f, a/g: ``_F4_D + min(distance, 3)``."""
+N_FEATURES = 12
+"""Weights, and feature counts, per evaluation."""
 _SIDE_CAP = 2
 """At most this many available squares are counted on the open side of a one-sided two (k - 2)."""
 
@@ -160,17 +162,22 @@ def _available(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, gra
 
 
 @njit(**JIT)
-def _anchor_value(board, heights, rows, cols, gravity, weights, xcell, xstone, r, c, dr, dc):  # type: ignore[no-untyped-def]
-    """Unsigned value of the line features (F1, F2, broken three, F3) whose first stone is (r, c) along (dr, dc).
+def _anchor_features(board, heights, rows, cols, gravity, xcell, xstone, r, c, dr, dc):  # type: ignore[no-untyped-def]
+    """The line features (F1, broken three, F2, F3) whose first stone is (r, c) along (dr, dc).
 
-    The features belong to the owner of (r, c); 0 if it is empty.  Reads only
-    the squares ``(r, c) + t * (dr, dc)`` for ``t`` in -2..3 (the footprint
-    ``_order`` relies on).  xcell, xstone: a stone added to ``board`` (-1: none).
+    Returns ``(window, run, times)``: ``window`` is ``_F1_FOUR`` or
+    ``_F2_BROKEN`` for the 4-window starting here (-1: neither), ``run`` the
+    weight index of the maximal run starting here (-1: none) and ``times``
+    how often that run's weight counts (the available squares of a one-sided
+    two, else 1).  The features belong to the owner of (r, c); nothing if it
+    is empty.  Reads only the squares ``(r, c) + t * (dr, dc)`` for ``t`` in
+    -2..3 (the footprint ``_order`` relies on).  xcell, xstone: a stone added
+    to ``board`` (-1: none).
     """
     p = _stone_at(board, rows, cols, xcell, xstone, r, c)
+    window, run, times = -1, -1, 1
     if p <= 0:
-        return 0.0
-    value = 0.0
+        return window, run, times
     # The 4-window starting here: F1 four or a broken three (OO.O / O.OO).
     if 0 <= r + 3 * dr < rows and 0 <= c + 3 * dc < cols:
         own = 0
@@ -182,9 +189,9 @@ def _anchor_value(board, heights, rows, cols, gravity, weights, xcell, xstone, r
             elif s == 0:
                 gap = i
         if own == K:
-            value += weights[_F1_FOUR]
+            window = _F1_FOUR
         elif own == K - 1 and (gap == 1 or gap == 2):
-            value += weights[_F2_BROKEN]
+            window = _F2_BROKEN
     # The maximal run starting here: F2 three or F3 two.
     if _stone_at(board, rows, cols, xcell, xstone, r - dr, c - dc) != p:
         length = 1
@@ -195,13 +202,13 @@ def _anchor_value(board, heights, rows, cols, gravity, weights, xcell, xstone, r
             after = _available(board, heights, rows, cols, gravity, xcell, r + length * dr, c + length * dc)
             if length == 3:
                 if before and after:
-                    value += weights[_F2_OPEN]
+                    run = _F2_OPEN
                 elif before or after:
-                    value += weights[_F2_HALF]
+                    run = _F2_HALF
                 else:
-                    value += weights[_F2_CLOSED]
+                    run = _F2_CLOSED
             elif before and after:
-                value += weights[_F3_OPEN]
+                run = _F3_OPEN
             elif before or after:
                 # Walk outward from the open end over available squares, at most _SIDE_CAP.
                 sign = -1 if before else 1
@@ -210,10 +217,43 @@ def _anchor_value(board, heights, rows, cols, gravity, weights, xcell, xstone, r
                 n = 0
                 while n < _SIDE_CAP and _available(board, heights, rows, cols, gravity, xcell, sr + sign * n * dr, sc + sign * n * dc):
                     n += 1
-                value += weights[_F3_SIDE] * n
+                run, times = _F3_SIDE, n
             else:
-                value += weights[_F3_CLOSED]
+                run = _F3_CLOSED
+    return window, run, times
+
+
+@njit(**JIT)
+def _anchor_value(board, heights, rows, cols, gravity, weights, xcell, xstone, r, c, dr, dc):  # type: ignore[no-untyped-def]
+    """Unsigned value of the line features whose first stone is (r, c) along (dr, dc) (see ``_anchor_features``)."""
+    window, run, times = _anchor_features(board, heights, rows, cols, gravity, xcell, xstone, r, c, dr, dc)
+    value = 0.0
+    if window >= 0:
+        value += weights[window]
+    if run >= 0:
+        value += weights[run] * times
     return value
+
+
+@njit(**JIT)
+def _lone_group(cols: int, c: int) -> int:
+    """F4 weight offset of column ``c``: 0 for d (the centre), 1 for c/e, 2 for b/f, 3 for a/g and beyond."""
+    return min(abs(2 * c - (cols - 1)) // 2, 3)
+
+
+@njit(**JIT_INLINE)
+def _weighted_sum(weights, counts):  # type: ignore[no-untyped-def]
+    """``sum(weights[i] * counts[i])`` in index order.
+
+    counts : 12 integers (an array or a tuple), signed feature counts in SPEC
+    order.  Every evaluator of these features (this array kernel and the
+    bitboard kernel of ``_c4_bits``) combines its counts here, so they agree
+    to the last bit whatever the weights.
+    """
+    total = 0.0
+    for i in range(N_FEATURES):
+        total += weights[i] * counts[i]
+    return total
 
 
 @njit(**JIT)
@@ -228,8 +268,7 @@ def _single_value(board, rows, cols, weights, xcell, xstone, r, c):  # type: ign
             s = xstone if cell == xcell else board[cell]
             if s == p and (rr != r or cc != c):
                 return 0.0
-    distance = abs(2 * c - (cols - 1)) // 2
-    return weights[_F4_D + min(distance, 3)]
+    return weights[_F4_D + _lone_group(cols, c)]
 
 
 @njit(**JIT)
@@ -241,24 +280,42 @@ def _signed(p: int, me: int, value: float) -> float:
 
 
 @njit(**JIT)
+def _is_lone(board, rows, cols, r, c):  # type: ignore[no-untyped-def]
+    """True if no stone of the owner of (r, c) touches it (8-neighbourhood)."""
+    p = board[r * cols + c]
+    for rr in range(max(r - 1, 0), min(r + 2, rows)):
+        for cc in range(max(c - 1, 0), min(c + 2, cols)):
+            if board[rr * cols + cc] == p and (rr != r or cc != c):
+                return False
+    return True
+
+
+@njit(**JIT)
 def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # type: ignore[no-untyped-def]
     """Sum of the F1-F4 feature values over the board, ``me``'s minus the opponent's.
 
     board : int8[rows * cols]; heights : int32[cols]; weights : float64[12] in SPEC order;
     windows : unused (the features are found along lines).  k must be 4.
+    The features are counted first (own minus opponent's, per weight) and
+    weighted once, in ``_weighted_sum``.
     """
     assert k == K
-    total = 0.0
+    counts = np.zeros(N_FEATURES, dtype=np.int64)
     for r in range(rows):
         for c in range(cols):
             p = board[r * cols + c]
             if p == 0:
                 continue
-            value = _single_value(board, rows, cols, weights, -1, 0, r, c)
+            sign = 1 if p == me else -1
+            if _is_lone(board, rows, cols, r, c):
+                counts[_F4_D + _lone_group(cols, c)] += sign
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                value += _anchor_value(board, heights, rows, cols, gravity, weights, -1, 0, r, c, dr, dc)
-            total += _signed(p, me, value)
-    return total
+                window, run, times = _anchor_features(board, heights, rows, cols, gravity, -1, 0, r, c, dr, dc)
+                if window >= 0:
+                    counts[window] += sign
+                if run >= 0:
+                    counts[run] += sign * times
+    return _weighted_sum(weights, counts)
 
 
 @njit(**JIT)

@@ -7,9 +7,12 @@ forced win for either side within 8 plies, which the script checks first):
 1. ``search(position, Evaluator(h, CONNECT4), depth=d)`` for ``h`` in
    ``square_values`` (cheap) and ``c4_features`` (the paper's H1): wall time
    to reach depth ``d`` (iterative deepening 1..d, every iteration counted),
-   nodes and nodes/s, the median of ``--repeats`` runs, each with a fresh
-   transposition table.  numba compile/cache-load time is measured apart as
-   "JIT warm-up".
+   nodes and nodes/s, the median of ``--repeats`` runs, each with an empty
+   transposition table (``search``'s own, emptied per call).  On Connect-4
+   ``search`` runs the bitboard kernel; the same search on the array kernel
+   (``engine._search(..., bitboards=False)``, same values) is timed too, to
+   show what the bitboards buy.  numba compile/cache-load time is measured
+   apart as "JIT warm-up".
 2. The baseline, measured in the same run: easyAI's ``Negamax`` (a single
    fixed-depth alpha-beta, no table: its defaults) on easyAI's own
    ``ConnectFour`` example game, set up on the same positions (the boards are
@@ -44,7 +47,7 @@ from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, Position
 from heuristics import Evaluator
-from search.engine import minimax, search
+from search.engine import _search, minimax, search
 from search.protocol import is_win_score
 
 POSITIONS_VERSION = "c4-search-v1"
@@ -88,12 +91,15 @@ def check_no_forced_win(positions: dict[str, Position]) -> None:
                              f"(score {result.score}): fix POSITIONS and bump POSITIONS_VERSION")  # fmt: skip
 
 
-def time_ours(pos: Position, evaluator: Evaluator, depth: int, repeats: int) -> tuple[int, float]:
-    """``(nodes, median seconds)`` of ``search(pos, evaluator, depth=depth)`` over ``repeats`` fresh runs."""
+def time_ours(pos: Position, evaluator: Evaluator, depth: int, repeats: int, bitboards: bool = True) -> tuple[int, float]:
+    """``(nodes, median seconds)`` of ``search(pos, evaluator, depth=depth)`` over ``repeats`` runs.
+
+    ``bitboards=False``: the array kernel instead (``search`` picks the bitboards on Connect-4).
+    """
     nodes, times = set(), []
     for _ in range(repeats):
         start = time.perf_counter()
-        result = search(pos, evaluator, depth=depth)
+        result = _search(pos, evaluator, depth=depth, bitboards=bitboards)
         times.append(time.perf_counter() - start)
         assert result.depth == depth, (pos, result)
         nodes.add(result.nodes)
@@ -204,6 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     for evaluator in evaluators.values():  # compile or load the kernels outside the measurements
         search(CONNECT4.position(), evaluator, depth=2)
+        _search(CONNECT4.position(), evaluator, depth=2, bitboards=False)
         minimax(CONNECT4.position(), evaluator, 2)
     warmup = time.perf_counter() - start
     check_no_forced_win(positions)
@@ -212,6 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     time_depths = sorted({args.easyai_depth, args.depth})
     ours = {(h, d, m): time_ours(pos, ev, d, args.repeats) for h, ev in evaluators.items()
             for d in time_depths for m, pos in positions.items()}  # fmt: skip
+    array = {(h, d, m): time_ours(pos, ev, d, args.repeats, bitboards=False) for h, ev in evaluators.items()
+             for d in time_depths for m, pos in positions.items()}  # fmt: skip
 
     # 2. easyAI
     game_class = easyai_game()
@@ -231,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for m in POSITIONS:
             base = easy.get((d, m))
             engines = [(f"ours, {h}", *ours[h, d, m]) for h in HEURISTICS]
+            engines += [(f"ours, {h}, array kernel", *array[h, d, m]) for h in HEURISTICS]
             if base is not None:
                 engines.append(("easyAI Negamax", *base))
             for what, nodes, seconds in engines:
@@ -245,14 +255,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nGeometric means over the positions easyAI searched, at equal depth on equal positions:\n")
         header = ("ours", "depth", "positions", "easyAI time / ours", "ours nodes/s / easyAI nodes/s", "target >= 1000x")
         rows = []
-        for h in HEURISTICS:
-            for d in time_depths:
-                measured = [m for m in POSITIONS if (d, m) in easy]
-                if not measured:
-                    continue
-                t = geomean([easy[d, m][1] / ours[h, d, m][1] for m in measured])
-                r = geomean([(ours[h, d, m][0] / ours[h, d, m][1]) / (easy[d, m][0] / easy[d, m][1]) for m in measured])
-                rows.append((h, str(d), str(len(measured)), f"{t:,.1f}x", f"{r:,.1f}x", "met" if t >= 1000 else "not met"))
+        for kernel, timings in (("", ours), (", array kernel", array)):
+            for h in HEURISTICS:
+                for d in time_depths:
+                    measured = [m for m in POSITIONS if (d, m) in easy]
+                    if not measured:
+                        continue
+                    t = geomean([easy[d, m][1] / timings[h, d, m][1] for m in measured])
+                    r = geomean([(timings[h, d, m][0] / timings[h, d, m][1]) / (easy[d, m][0] / easy[d, m][1])
+                                 for m in measured])  # fmt: skip
+                    rows.append((h + kernel, str(d), str(len(measured)), f"{t:,.1f}x", f"{r:,.1f}x",
+                                 "met" if t >= 1000 else "not met"))  # fmt: skip
         print_table(header, rows, args.markdown)
         print("\neasyAI scores leaves with its ConnectFour example's own function (-100 if the side to move has "
               "lost, else 0),\nnot with our heuristics, so the trees differ: this compares search machinery speed "
@@ -265,7 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         mm = {m: minimax(pos, evaluators[HEURISTICS[0]], d)[1] for m, pos in positions.items()}
         for h, ev in evaluators.items():
             counts, seconds = node_counts(positions, ev, d, mm)
-            print(f"\nNodes at depth {d}, {h} (alpha-beta columns: search(), all iterations 1..{d} counted):\n")
+            print(f"\nNodes at depth {d}, {h} (alpha-beta columns: search(), bitboard kernel, all iterations 1..{d} "
+                  "counted):\n")  # fmt: skip
             header = ("position", "minimax", *(name for name, _ in NODE_CONFIGS))
             rows = [(label(m), *(f"{n:,}" for n in counts[m])) for m in POSITIONS]
             totals = [sum(counts[m][c] for m in POSITIONS) for c in range(len(NODE_CONFIGS) + 1)]

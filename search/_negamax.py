@@ -27,11 +27,12 @@ and unmade in place.
 
 Argument bundles (all kernels):
 
-params : int64[N_PARAMS], see the ``P_*`` indices (P_TIME_MASK: read the clock when nodes & mask == 0)
+params : int64[N_PARAMS], see the ``P_*`` indices (P_TIME_MASK: read the clock when nodes & mask == 0;
+    P_TT_GENERATION: the table's generation)
 weights : float64[n_weights], windows : int32[n_windows, k] (heuristics.spec)
 zobrist : uint64[2, cells]
-tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves : int32[size]
-    (size a power of two; ``tt_keys == 0`` is an empty slot)
+tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
+    (size a power of two; a slot is valid only if its stamp is ``params[P_TT_GENERATION]``)
 killers : int32[max_ply, 2], history : int64[2, n_actions]
 pv : int32[max_ply, max_ply], pv_len : int32[max_ply]  (triangular PV table)
 move_buf : int64[max_ply, n_actions], key_buf : float64[max_ply, n_actions], hist_buf : int64[max_ply, n_actions],
@@ -49,13 +50,14 @@ import numpy as np
 from numba import njit
 
 from games._board import _action_cell, _wins_through
-from games._jit import JIT, JIT_CLOCK
+from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from heuristics._dispatch import _evaluate, _order
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
 # params indices
-P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME, P_TIME_MASK = range(12)
-N_PARAMS = 12
+(P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME, P_TIME_MASK,
+ P_TT_GENERATION) = range(13)  # fmt: skip
+N_PARAMS = 13
 # stats indices
 S_NODES, S_ABORTED = 0, 1
 N_STATS = 2
@@ -131,7 +133,7 @@ def _leaf(board, heights, stones, params, weights, windows) -> float:  # type: i
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _to_tt(score: float, ply: int) -> float:
     """Make a win score relative to the node at ``ply`` before storing it."""
     if score > HEURISTIC_LIMIT:
@@ -141,7 +143,7 @@ def _to_tt(score: float, ply: int) -> float:
     return score
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _from_tt(score: float, ply: int) -> float:
     """Make a stored node-relative win score relative to the root again."""
     if score > HEURISTIC_LIMIT:
@@ -222,7 +224,7 @@ def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.nda
 
 @njit(**JIT)
 def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weights, windows, zobrist,  # type: ignore[no-untyped-def]
-             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, killers, history, pv, pv_len,
+             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
              move_buf, key_buf, hist_buf, order_buf, stats, deadline, root_noise):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the position (see the module docstring)."""
     pv_len[ply] = ply
@@ -241,7 +243,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     use_tt = params[P_USE_TT] != 0
     if use_tt:
         slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
-        if tt_keys[slot] == key:
+        if tt_keys[slot] == key and tt_stamps[slot] == params[P_TT_GENERATION]:
             tt_move = tt_moves[slot]
             if tt_depths[slot] == depth:
                 stored = _from_tt(tt_scores[slot], ply)
@@ -308,7 +310,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
         heights[cell % cols] += 1
         child_key = key ^ zobrist[me - 1, cell]
         score = -_negamax(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
-                          params, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
+                          params, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps,
                           killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, stats, deadline,
                           root_noise)  # fmt: skip
         board[cell] = 0
@@ -336,6 +338,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
         tt_depths[slot] = depth
         tt_moves[slot] = best_move
         tt_flags[slot] = UPPER if best <= alpha_orig else (LOWER if best >= beta else EXACT)
+        tt_stamps[slot] = params[P_TT_GENERATION]
     return best
 
 

@@ -23,6 +23,12 @@ Budgets (any combination; at least one is needed):
 
 The search also stops as soon as an iteration proves a win or a loss (seed
 003's early stop), or when the depth reaches the end of the game.
+
+Two kernels, one contract: gravity boards that fit a 64-bit word with
+their sentinel row (``(rows + 1) * cols <= 64``: Connect-4 and its smaller
+kin) run on bitboards (:mod:`search._bitnegamax`), everything else on the
+array boards (:mod:`search._negamax`).  Both return the same value at a
+fixed depth; node counts differ.
 """
 
 from __future__ import annotations
@@ -31,46 +37,23 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
 from games import Action, Position
+from games._bits import _from_board
+from games._bits import fits as bits_fit
 from games.position import _zobrist
 from heuristics import Evaluator
+from heuristics._c4_bits import constants as c4_constants
+from heuristics._c4_bits import fits as c4_fits
+from heuristics._square_values import square_value_table
+from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.protocol import WIN_SCORE, is_win_score
-
-
-class TranspositionTable:
-    """Fixed-size arrays of (key, score, depth, bound, move), indexed by the low bits of the key.
-
-    Keep one per game (entries stay valid across its moves); :meth:`clear`
-    between games.  Always-replace: the newest entry takes the slot.
-
-    Args:
-        size: number of entries, rounded up to a power of two (default 2**20,
-            about 25 MB).
-    """
-
-    def __init__(self, size: int = 1 << 20) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"tt size={size!r} must be a positive integer")
-        size = 1 << max(0, (size - 1).bit_length())
-        self.keys = np.zeros(size, dtype=np.uint64)
-        self.scores = np.zeros(size, dtype=np.float64)
-        self.depths = np.zeros(size, dtype=np.int32)
-        self.flags = np.zeros(size, dtype=np.int32)
-        self.moves = np.zeros(size, dtype=np.int32)
-
-    @property
-    def size(self) -> int:
-        """Number of slots."""
-        return int(self.keys.size)
-
-    def clear(self) -> None:
-        """Empty every slot (a new game)."""
-        self.keys[:] = 0
+from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
+from search.tt import _scratch_table
 
 
 @dataclass(frozen=True)
@@ -106,6 +89,57 @@ class _Buffers:
         self.pv_len = np.zeros(max_ply, dtype=np.int32)
 
 
+class _BitBuffers:
+    """Per-search arrays of the bitboard kernel (:mod:`search._bitnegamax`), sized for one position."""
+
+    def __init__(self, position: Position, evaluator: Evaluator) -> None:
+        game = position.game
+        rows, cols = game.rows, game.cols
+        max_ply = game.n_cells - position.ply + 2
+        self.work = np.zeros(bn.work_shape(max_ply, cols), dtype=np.int64)
+        slots = 2 * cols  # where the per-ply slots start in a row of work
+        self.work[:max_ply, slots + bn.K_KILLER : slots + bn.K_KILLER_2 + 1] = -1  # no killers yet
+        self.frames = np.zeros((max_ply + 1, 3), dtype=np.uint64)
+        self.keys = np.zeros((max_ply + 1, cols), dtype=np.float64)
+        self.noise = self.keys[max_ply]
+        self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
+        hid = evaluator.kernel_id
+        self.state = _bit_state(rows, cols, game.k, hid).copy()
+        self.weights12 = np.zeros(12, dtype=np.float64)
+        self.weights12[: min(12, evaluator.weight_array.size)] = evaluator.weight_array[:12]
+        current, mask = _from_board(position._board, rows, cols, position.ply)
+        self.current, self.mask = np.uint64(current), np.uint64(mask)  # numba returns ints; the kernel wants uint64
+        self.consts = c4_constants(rows, cols)
+        self.board, self.heights = position._board.copy(), position._heights.copy()
+
+
+@lru_cache(maxsize=64)
+def _bit_state(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
+    """The bitboard kernel's state array for a board and heuristic, budgets and statistics zero (copy it)."""
+    state = np.zeros(bn.N_STATE, dtype=np.int64)
+    c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
+    state[bn.ST_ROWS], state[bn.ST_COLS], state[bn.ST_K], state[bn.ST_HID] = rows, cols, k, hid
+    state[bn.ST_C4_BITS] = int(c4_bits)
+    state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
+    state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, c4_bits)
+    if hid == bn.HID_SQUARE_VALUES:
+        state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = _square_values_by_bit(rows, cols, k)
+    state.setflags(write=False)
+    return state
+
+
+@lru_cache(maxsize=64)
+def _square_values_by_bit(rows: int, cols: int, k: int) -> np.ndarray:
+    """``square_values``' table in bitboard order: ``int64[64]``, bit ``col * (rows + 1) + row`` (row 0 at the bottom)."""
+    table = square_value_table(rows, cols, k)
+    values = np.zeros(64, dtype=np.int64)
+    for row in range(rows):
+        for col in range(cols):
+            values[col * (rows + 1) + rows - 1 - row] = table[row, col]
+    values.setflags(write=False)
+    return values
+
+
 _NO_TT = TranspositionTable(1)
 
 
@@ -120,7 +154,8 @@ def _warm_clock() -> None:
 
 
 def _params(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
-            use_tt: bool, ordering: bool, node_limit: int, check_time: bool, time_mask: int = 0) -> np.ndarray:  # fmt: skip
+            use_tt: bool, ordering: bool, node_limit: int, check_time: bool, time_mask: int = 0,
+            tt_generation: int = 1) -> np.ndarray:  # fmt: skip
     game = position.game
     params = np.zeros(nm.N_PARAMS, dtype=np.int64)
     params[[nm.P_ROWS, nm.P_COLS, nm.P_K, nm.P_GRAVITY, nm.P_HID]] = (
@@ -130,6 +165,7 @@ def _params(position: Position, evaluator: Evaluator, branching: Optional[int], 
     params[nm.P_RADIUS] = 0 if game.gravity else (radius or 0)
     params[nm.P_USE_TT], params[nm.P_ORDERING] = int(use_tt), int(ordering)
     params[nm.P_NODE_LIMIT], params[nm.P_CHECK_TIME], params[nm.P_TIME_MASK] = node_limit, int(check_time), time_mask
+    params[nm.P_TT_GENERATION] = tt_generation
     return params
 
 
@@ -156,6 +192,12 @@ def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int
         raise ValueError(f"time_ms={time_ms!r} must be a positive number or None")
 
 
+def _uses_bitboards(position: Position) -> bool:
+    """True if :func:`search` runs the bitboard kernel on this position's game (gravity, ``(rows + 1) * cols <= 64``)."""
+    game = position.game
+    return game.gravity and bits_fit(game.rows, game.cols)
+
+
 def search(
     position: Position,
     evaluator: Evaluator,
@@ -172,6 +214,10 @@ def search(
 ) -> SearchResult:
     """Search ``position`` by iterative deepening and return the best move found.
 
+    Connect-4 boards that fit a 64-bit word (``(rows + 1) * cols <= 64``) are
+    searched by the bitboard kernel, everything else by the array kernel;
+    both return the same value at a fixed depth.
+
     Args:
         position: a position that is not over (it is left unchanged).
         evaluator: the heuristic scoring the leaves and ordering the moves.
@@ -182,7 +228,8 @@ def search(
         radius: m,n,k only: consider only empty cells within this king-move
             distance of a stone, the centre on an empty board; None: all.
         tt: a table to use and keep (e.g. across the moves of a game); a
-            fresh one of 2**16 entries if None.
+            empty one of 2**16 entries if None (this thread's scratch table,
+            emptied: cheaper than allocating one).
         use_tt, ordering: switch the table or the move ordering off (tests
             and node-count studies).
         rng: breaks ties between equally ordered root moves at random
@@ -191,7 +238,23 @@ def search(
     Raises:
         ValueError: a bad budget, a finished position, or an evaluator for another game.
     """
+    return _search(position, evaluator, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching,
+                   radius=radius, tt=tt, use_tt=use_tt, ordering=ordering, rng=rng,
+                   bitboards=_uses_bitboards(position))  # fmt: skip
+
+
+def _search(position: Position, evaluator: Evaluator, *, bitboards: bool, depth: Optional[int] = None,
+            nodes: Optional[int] = None, time_ms: Optional[float] = None, branching: Optional[int] = None,
+            radius: Optional[int] = None, tt: Optional[TranspositionTable] = None, use_tt: bool = True,
+            ordering: bool = True, rng: Optional[np.random.Generator] = None) -> SearchResult:  # fmt: skip
+    """:func:`search` with the kernel chosen by the caller (the tests compare the two on the same positions).
+
+    Raises:
+        ValueError: as :func:`search`, or ``bitboards`` for a game that does not fit them.
+    """
     _check_budgets(position, evaluator, depth, nodes, time_ms, branching, radius)
+    if bitboards and not _uses_bitboards(position):
+        raise ValueError(f"{position.game} does not fit the bitboard kernel")
     if time_ms is not None:
         _warm_clock()
     started = time.perf_counter()
@@ -199,34 +262,79 @@ def search(
     game = position.game
     remaining = game.n_cells - position.ply
     max_depth = min(depth or remaining, remaining)
-    table = tt if tt is not None else (TranspositionTable(1 << 16) if use_tt else _NO_TT)
+    table = tt if tt is not None else (_scratch_table() if use_tt else _NO_TT)
+    if bitboards:
+        return _bit_search(position, evaluator, max_depth, nodes, time_ms is not None, started, deadline, branching,
+                           use_tt, ordering, table, rng)  # fmt: skip
+    run = _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)
+    best: Optional[SearchResult] = None
+    searched = 0
+    for d in range(1, max_depth + 1):
+        first = best is None  # the depth-1 iteration must finish: a move is needed
+        mask = 0 if best is None else _time_mask(best.nodes, best.seconds)
+        score, searched, aborted, pv = run(d, 0 if first else (nodes or 0), not first and time_ms is not None,
+                                           mask, deadline)  # fmt: skip
+        if aborted:
+            break
+        best = SearchResult(pv[0], float(score) + 0.0, d, searched, time.perf_counter() - started, pv)
+        if is_win_score(score) or (nodes is not None and searched >= nodes):
+            break
+        if time_ms is not None and time.perf_counter() >= deadline:
+            break
+    assert best is not None
+    return SearchResult(best.move, best.score, best.depth, searched, time.perf_counter() - started, best.pv)
+
+
+_Runner = Callable[[int, int, bool, int, float], tuple[float, int, bool, tuple[Action, ...]]]
+"""One iteration: ``(depth, node_limit, check_time, time_mask, deadline) -> (score, nodes so far, aborted, pv)``."""
+
+
+def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
+                  use_tt: bool, ordering: bool, table: TranspositionTable,
+                  rng: Optional[np.random.Generator]) -> _Runner:  # fmt: skip
+    """Iterations of the array kernel (:mod:`search._negamax`) on ``position``."""
+    game = position.game
     buffers = _Buffers(position)
     noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
     stats = np.zeros(nm.N_STATS, dtype=np.int64)
     board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
     zobrist = _zobrist(game.n_cells)
-    best: Optional[SearchResult] = None
-    for d in range(1, max_depth + 1):
-        first = best is None  # the depth-1 iteration must finish: a move is needed
-        mask = 0 if best is None else _time_mask(best.nodes, best.seconds)
-        params = _params(position, evaluator, branching, radius, use_tt, ordering,
-                         0 if first else (nodes or 0), not first and time_ms is not None, mask)  # fmt: skip
+
+    def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
+            deadline: float) -> tuple[float, int, bool, tuple[Action, ...]]:  # fmt: skip
+        params = _params(position, evaluator, branching, radius, use_tt, ordering, node_limit, check_time, time_mask,
+                         table.generation)  # fmt: skip
         score = nm._negamax(
-            board, heights, key, position.ply, 0, d, -math.inf, math.inf, params, evaluator.weight_array,
-            evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves,
+            board, heights, key, position.ply, 0, depth, -math.inf, math.inf, params, evaluator.weight_array,
+            evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves, table.stamps,
             buffers.killers, buffers.history, buffers.pv, buffers.pv_len, buffers.move, buffers.key,
             buffers.hist, buffers.order, stats, deadline, noise,
         )  # fmt: skip
-        if stats[nm.S_ABORTED]:
-            break
         pv = tuple(int(m) for m in buffers.pv[0, : buffers.pv_len[0]])
-        best = SearchResult(pv[0], float(score) + 0.0, d, int(stats[nm.S_NODES]), time.perf_counter() - started, pv)
-        if is_win_score(score) or (nodes is not None and stats[nm.S_NODES] >= nodes):
-            break
-        if time_ms is not None and time.perf_counter() >= deadline:
-            break
-    assert best is not None
-    return SearchResult(best.move, best.score, best.depth, int(stats[nm.S_NODES]), time.perf_counter() - started, best.pv)
+        return score, int(stats[nm.S_NODES]), bool(stats[nm.S_ABORTED]), pv
+
+    return run
+
+
+def _bit_search(position: Position, evaluator: Evaluator, max_depth: int, nodes: Optional[int], timed: bool,
+                started: float, deadline: float, branching: Optional[int], use_tt: bool, ordering: bool,
+                table: TranspositionTable, rng: Optional[np.random.Generator]) -> SearchResult:  # fmt: skip
+    """The whole iterative deepening in one call of the bitboard kernel (:func:`search._bitnegamax._iterate`)."""
+    b = _BitBuffers(position, evaluator)
+    if rng is not None:
+        b.noise[:] = rng.random(position.game.n_actions) * 1e-3
+    state = b.state
+    state[bn.ST_BRANCHING], state[bn.ST_USE_TT], state[bn.ST_ORDERING] = branching or 0, int(use_tt), int(ordering)
+    state[bn.ST_TT_GENERATION] = table.generation
+    pv = np.zeros(b.work.shape[0], dtype=np.int64)
+    depth, score = bn._iterate(
+        b.current, b.mask, position.ply, max_depth, nodes or 0, timed, started, deadline, state, b.consts,
+        evaluator.weight_array, b.weights12, evaluator.windows, b.board, b.heights, table.keys, table.scores,
+        table.depths, table.flags, table.moves, table.stamps, b.work, b.frames, b.keys, b.bounds, pv,
+    )  # fmt: skip
+    line = tuple(int(m) for m in pv[1 : 1 + pv[0]])
+    return SearchResult(line[0], float(score) + 0.0, int(depth), int(state[bn.ST_NODES]),
+                        time.perf_counter() - started, line)  # fmt: skip
 
 
 def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> tuple[float, int]:
