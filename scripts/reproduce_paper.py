@@ -29,8 +29,9 @@ prints the table:
 Except ``table6``'s first part, every cell plays colour-swapped pairs over
 randomised 4-ply openings (distinct up to mirroring, not decided by a 4-ply
 search); both sides also play a random move every ``--random-every`` own
-moves (3 by default, as in the paper; 0 turns it off).  The ``perfect``
-games never play random moves.  Cells share openings and seeds, so they
+moves (3 by default, as in the paper; 0 turns it off).  The ``tuned`` and
+``perfect`` games play none: the tuner judged its weights without them, and
+a random move against perfect play only measures the random move.  Cells share openings and seeds, so they
 differ only by the players.  Usage::
 
     PYTHONPATH=$PWD python scripts/reproduce_paper.py all              # >= 200 games per cell
@@ -70,6 +71,7 @@ from _paper_report import (
     FAILS,
     HOLDS,
     MARGIN,
+    MIN_SAMPLES,
     OPEN,
     Cell,
     beats,
@@ -222,6 +224,27 @@ class Output:
     files: list[Path]
     games: int
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user + system) used so far by this process and its live child processes (the worker pools).
+
+    Read from /proc, so Linux only (0 for the children elsewhere).  On a
+    shared machine the wall time depends on the other jobs; the CPU time
+    divided by the workers is what the run would take on idle cores.
+    """
+    own = time.process_time()
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    children = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended meanwhile
+        if int(fields[1]) == os.getpid():  # fields[1] is the parent pid, [11] and [12] utime and stime in ticks
+            children += (int(fields[11]) + int(fields[12])) / ticks
+    return own + children
 
 
 def machine_line() -> str:
@@ -235,11 +258,14 @@ def command_line(settings: Settings) -> str:
     return shlex.join(["python", "scripts/reproduce_paper.py", *settings.argv])
 
 
-def settings_text(run: Run, paired: bool = True) -> str:
-    """The paragraph under each title: games, openings, random moves, seed, machine, command."""
+def settings_text(run: Run, games: Optional[str] = None, paired: bool = True, random: bool = True) -> str:
+    """The paragraph under each title: games, openings, random moves, seed, machine, command.
+
+    ``games`` replaces "<n> games per cell"; ``random=False``: the experiment plays no random moves.
+    """
     s = run.settings
-    random = f"a random move every {s.random_every} own moves (as the paper)" if s.random_every else "no random moves"
-    lines = [f"- Games per cell: {2 * s.pairs if paired else s.games}; both sides play {random}; seed {s.seed}."]
+    moves = f"a random move every {s.random_every} own moves (as the paper)" if s.random_every and random else "no random moves"
+    lines = [f"- {games or f'Games per cell: {2 * s.pairs if paired else s.games}'}; both sides play {moves}; seed {s.seed}."]
     if paired:
         lines.append(f"- Openings: {s.pairs} random {s.plies}-ply openings (distinct up to mirroring, undecided at depth 4), "
                      "each played twice with colours swapped; intervals from the game pairs (pentanomial).")  # fmt: skip
@@ -429,7 +455,7 @@ def figures(run: Run) -> Output:
     bar.close()
     markdown = "\n\n".join([
         "# Figures 12 and 13: nodes and time per move, H1 self-play at depth 4 and depth 6",
-        settings_text(run, paired=False).replace("Games per cell", "Games per figure").replace(str(s.games), str(s.figure_games), 1),
+        settings_text(run, games=f"Games per figure: {s.figure_games}", paired=False),
         "Every position of each game (from the empty board: the opening's moves, then the two agents) is searched "
         "three ways at the figure's depth: plain minimax (no pruning), alpha-beta without table and move ordering "
         "(the paper's), and our agent's alpha-beta with table and ordering. Alpha-beta counts every iteration of the "
@@ -456,16 +482,24 @@ def feature_cells(run: Run, name: str, groups: Sequence[tuple[str, ...]]) -> tup
     return cells, bar.n
 
 
+def none_beats(cells: Sequence[Cell]) -> str:
+    """Verdict on "no A beats its B": fails if one does significantly; holds if each A either loses significantly
+    or is level within the margin (its interval ends below 1/2 + MARGIN); otherwise open."""
+    if any(beats(c) == HOLDS for c in cells):
+        return FAILS
+    if all(beats(c) == FAILS or near_even(c) == HOLDS for c in cells):
+        return HOLDS
+    return OPEN
+
+
 def table7(run: Run) -> Output:
     """Depth 4: H1 with a single feature (F1, F2, F3 or F4) against H2."""
     s = run.settings
     cells, games = feature_cells(run, "table7", TABLE7)
     by = {c.a.split()[1]: c for c in cells}
     score_bars(cells, "Table 7: H1 with one feature vs H2, depth 4", s.out / "table7.png")
-    singles = [beats(c) for c in cells]
     findings = [
-        ("No single feature of H1 beats H2", "; ".join(f"{c.a}: {fmt_score(c)}" for c in cells),
-         FAILS if HOLDS in singles else (HOLDS if all(v == FAILS for v in singles) else OPEN)),
+        ("No single feature of H1 beats H2", "; ".join(f"{c.a}: {fmt_score(c)}" for c in cells), none_beats(cells)),
         ("F1 is about as strong as F3", f"F1 - F3 = {fmt_diff(by['F1'], by['F3'])} (margin +-{MARGIN})", similar(by["F1"], by["F3"])),
         ("F2 is about as strong as F4", f"F2 - F4 = {fmt_diff(by['F2'], by['F4'])} (margin +-{MARGIN})", similar(by["F2"], by["F4"])),
     ]  # fmt: skip
@@ -507,6 +541,18 @@ def table8(run: Run) -> Output:
     return Output("table8", markdown, [s.out / "table8.md", s.out / "table8.png"], games)
 
 
+def much_weaker(cell: Cell) -> str:
+    """Verdict on "A is much weaker than B": A's score below 1/2 - MARGIN (holds if the whole interval is, fails if
+    none of it is)."""
+    if cell.estimate.n < MIN_SAMPLES:
+        return OPEN
+    if cell.estimate.score_high < 0.5 - MARGIN:
+        return HOLDS
+    if cell.estimate.score_low > 0.5 - MARGIN:
+        return FAILS
+    return OPEN
+
+
 def table9(run: Run) -> Output:
     """H1 against H2 at equal depths."""
     s = run.settings
@@ -518,8 +564,9 @@ def table9(run: Run) -> Output:
     deep = [c for d, c in zip(s.depths, cells) if d >= 4]
     findings = []
     if shallow:
-        findings.append(("At depth 2, H1 is much weaker than H2", "; ".join(f"{c.a}: {fmt_score(c)}" for c in shallow),
-                         combine([beats(flip(c)) for c in shallow])))  # fmt: skip
+        findings.append(("At depth 2, H1 is much weaker than H2",
+                         "; ".join(f"{c.a}: {fmt_score(c)} (much weaker: below 1/2 - {MARGIN})" for c in shallow),
+                         combine([much_weaker(c) for c in shallow])))  # fmt: skip
     if deep:
         findings.append(("From depth 4 on, H1 is a little stronger than H2", "; ".join(f"{c.a}: {fmt_score(c)}" for c in deep),
                          combine([beats(c) for c in deep])))  # fmt: skip
@@ -549,10 +596,10 @@ def tuned(run: Run) -> Output:
                                        "defaults): the tuned-vs-defaults rows measure nothing but noise.")  # fmt: skip
     bar = run.progress("tuned", 2 * len(s.depths) * 2 * s.pairs)
     vs_defaults, vs_h2 = [], []
-    for d in s.depths:
-        spec_tuned = run.spec("c4_features", d, weights)
-        vs_defaults.append(run.paired(f"tuned d{d}", f"H1 d{d}", spec_tuned, run.spec("c4_features", d), bar))
-        vs_h2.append(run.paired(f"tuned d{d}", f"H2 d{d}", spec_tuned, run.spec("square_values", d), bar))
+    for d in s.depths:  # no random moves: the tuner judged the weights in games without them
+        spec_tuned = run.spec("c4_features", d, weights, random=False)
+        vs_defaults.append(run.paired(f"tuned d{d}", f"H1 d{d}", spec_tuned, run.spec("c4_features", d, random=False), bar))
+        vs_h2.append(run.paired(f"tuned d{d}", f"H2 d{d}", spec_tuned, run.spec("square_values", d, random=False), bar))
     bar.close()
     score_bars(vs_defaults + vs_h2, "Tuned weights vs the paper's defaults and vs H2", s.out / "tuned.png")
     weight_rows = [[name, f"{defaults[name]:,.6g}", f"{value:,.6g}",
@@ -567,7 +614,7 @@ def tuned(run: Run) -> Output:
     findings += [(f"(ours) tuned beats H2 at depth {c.a.split()[1][1:]}", fmt_score(c), beats(c)) for c in vs_h2]
     markdown = "\n\n".join(filter(None, [
         "# Beyond the paper: tuned weights against the paper's defaults and against H2",
-        settings_text(run),
+        settings_text(run, random=False),
         note,
         f"Tuned weights: `{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}`; only the weights are used: "
         "both sides search to the same fixed depth with every move (the file's node budget and branching factor are "
@@ -643,7 +690,7 @@ def perfect(run: Run) -> Output:
     classes = {name: sum(1 for v in values.values() if v == value) for name, value in (("won", 1.0), ("drawn", 0.5), ("lost", 0.0))}
     markdown = "\n\n".join([
         "# Beyond the paper: each evaluator against perfect play",
-        settings_text(run).replace("both sides play", "the evaluators play"),
+        settings_text(run, random=False),
         f"No random moves here. The openings are those of the other tables; perfect play against itself gives "
         f"their value for the side to move: {classes['won']} won, {classes['drawn']} drawn, {classes['lost']} lost.",
         markdown_table(["evaluator", "games", "W", "D", "L", "score [95% CI]", "drawn positions: draw held",
@@ -662,14 +709,17 @@ RUNNERS: dict[str, Callable[[Run], Output]] = {
 
 def run_summary(run: Run, outputs: Sequence[Output], seconds: float) -> str:
     """``run.md``: what ``all`` ran, its wall time per experiment and in total."""
-    rows = [[o.name, f"{o.games:,}", f"{o.seconds:,.0f}", f"{o.games / o.seconds:.2f}" if o.seconds > 0 and o.games else "-"]
-            for o in outputs]  # fmt: skip
+    workers = run.settings.workers
+    rows = [[o.name, f"{o.games:,}", f"{o.seconds:,.0f}", f"{o.cpu_seconds:,.0f}", f"{o.cpu_seconds / workers:,.0f}",
+             f"{o.games / o.seconds:.2f}" if o.seconds > 0 and o.games else "-"] for o in outputs]  # fmt: skip
+    cpu = sum(o.cpu_seconds for o in outputs)
     return "\n\n".join([
         "# The whole reproduction",
         settings_text(run),
-        markdown_table(["experiment", "games", "wall seconds", "games/s"], rows, left=1),
-        f"Total: {sum(o.games for o in outputs):,} games in {seconds:,.0f} s ({seconds / 60:.1f} min) "
-        f"on {run.settings.workers} worker(s).",
+        markdown_table(["experiment", "games", "wall s", "CPU s", f"CPU s / {workers} workers", "games/s (wall)"], rows, left=1),
+        f"Total: {sum(o.games for o in outputs):,} games in {seconds:,.0f} s wall ({seconds / 60:.1f} min) on "
+        f"{workers} worker(s); {cpu:,.0f} CPU seconds, i.e. about {cpu / workers / 60:.1f} min on {workers} idle cores. "
+        "Wall time on a shared machine depends on the other jobs; CPU time does not (much).",
     ])  # fmt: skip
 
 
@@ -684,7 +734,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the openings and every agent (default 0)")
     parser.add_argument("--random-every", type=int, default=3,
-                        help="both sides play a random move every N own moves, as the paper (default 3; 0: never)")
+                        help="in the paper's experiments both sides play a random move every N own moves, as the paper "
+                        "(default 3; 0: never); tuned and perfect never do")
     parser.add_argument("--plies", type=int, default=4, help="random plies per opening (default 4)")
     parser.add_argument("--depths", help=f"depths of Tables 6 and 9 and of the tuned comparison (default {PAPER_DEPTHS_TEXT}, "
                         f"with --quick {QUICK_DEPTHS})")  # fmt: skip
@@ -734,9 +785,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     outputs, started = [], time.perf_counter()
     try:
         for name in names:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), cpu_seconds()
             output = RUNNERS[name](run)
-            output.seconds = time.perf_counter() - began
+            output.seconds, output.cpu_seconds = time.perf_counter() - began, cpu_seconds() - began_cpu
             outputs.append(output)
             print(output.markdown, end="\n\n", flush=True)
     finally:

@@ -152,3 +152,17 @@ def test_wilson_interval_known_values() -> None:
     assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
     assert not math.isnan(wilson(10, 10)[0])
+
+
+def test_claim_verdicts_of_tables_7_and_9() -> None:
+    import reproduce_paper as rp
+
+    def cell(wins: int, losses: int, draws: int = 0):  # type: ignore[no-untyped-def]
+        return cell_from_scores("A", "B", [1.0] * wins + [0.5] * draws + [0.0] * losses, (0.0, 0.0))
+
+    losing, level, winning, unclear = cell(60, 140), cell(200, 200), cell(140, 60), cell(110, 90)
+    assert rp.none_beats([losing, level]) == HOLDS  # each either loses or is level within the margin
+    assert rp.none_beats([losing, winning]) == FAILS
+    assert rp.none_beats([losing, unclear]) == OPEN  # 0.55 [0.48, 0.62]: might beat B by more than the margin
+    assert rp.much_weaker(losing) == HOLDS  # 0.30: below 1/2 - 0.1 with its whole interval
+    assert rp.much_weaker(level) == FAILS and rp.much_weaker(cell(85, 115)) == OPEN  # 0.425 [0.36, 0.49]
