@@ -1,0 +1,168 @@
+"""scripts/reproduce_paper.py: the --quick run end to end, its tables' arithmetic, bad input, and the helpers."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games import CONNECT4
+from heuristics import get_spec
+from search.agents import AgentSpecError, make_agent
+from tuning.stats import trinomial
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "reproduce_paper.py"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from _paper_play import FEATURE_GROUPS, alphabeta_spec, feature_weights  # noqa: E402
+from _paper_report import FAILS, HOLDS, OPEN, beats, cell_from_scores, flip, near_even, similar, wilson  # noqa: E402
+
+TABLES = ("table6", "figures", "table7", "table8", "table9", "tuned", "perfect")
+PLOTS = ("table6", "figure12", "figure13", "table7", "table8", "table9", "tuned")
+
+
+def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, cwd=ROOT,
+                          timeout=timeout)  # fmt: skip
+
+
+def markdown_tables(text: str) -> list[list[dict[str, str]]]:
+    """Every Markdown table in ``text`` as a list of rows (dicts by header)."""
+    tables, lines = [], text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("|") and i + 1 < len(lines) and set(lines[i + 1].replace("|", "").strip()) <= set("-: "):
+            header = [c.strip() for c in lines[i].strip("|").split("|")]
+            rows, i = [], i + 2
+            while i < len(lines) and lines[i].startswith("|"):
+                rows.append(dict(zip(header, (c.strip() for c in lines[i].strip("|").split("|")))))
+                i += 1
+            tables.append(rows)
+        else:
+            i += 1
+    return tables
+
+
+def perfect_agent_exists() -> bool:
+    try:
+        make_agent("perfect", CONNECT4, 0)
+    except AgentSpecError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+def test_quick_run_writes_every_table_and_plot_and_the_counts_add_up(tmp_path: Path) -> None:
+    result = run_script("all", "--quick", "--workers", "2", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    for name in TABLES:
+        assert (tmp_path / f"{name}.md").stat().st_size > 0
+    plots = PLOTS + (("perfect",) if perfect_agent_exists() else ())
+    for name in plots:
+        assert (tmp_path / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    if not perfect_agent_exists():
+        assert "Skipped" in (tmp_path / "perfect.md").read_text()
+    checked = 0
+    for name in TABLES:
+        text = (tmp_path / f"{name}.md").read_text()
+        assert text in result.stdout  # every table is printed too
+        for table in markdown_tables(text):
+            for row in table:
+                if {"games", "W", "D", "L"} <= set(row):
+                    games, w, d, loss = (int(row[k]) for k in ("games", "W", "D", "L"))
+                    assert w + d + loss == games == 2, (name, row)
+                    checked += 1
+    # 4 + 1 (Table 6, depths 2 and 4) + 4 + 4 + 2 + 4 rows at least
+    assert checked >= 19
+    for name in ("table6", "table7", "table8", "table9", "tuned"):
+        data = json.loads((tmp_path / f"{name}.json").read_text())
+        for cells in data["cells"].values():
+            for cell in cells:
+                assert cell["wins"] + cell["draws"] + cell["losses"] == cell["games"]
+                assert cell["score"] == pytest.approx((cell["wins"] + 0.5 * cell["draws"]) / cell["games"])
+    figures = json.loads((tmp_path / "figures.json").read_text())["figures"]
+    for figure in figures.values():
+        minimax_nodes = [row[0] for row in figure["mean_nodes"]]
+        alphabeta_nodes = [row[1] for row in figure["mean_nodes"]]
+        assert all(a <= m for a, m in zip(alphabeta_nodes, minimax_nodes)) or figure["depth"] > 4
+    assert "Total:" in (tmp_path / "run.md").read_text()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["table9", "--games", "1"], "--games 1 must be at least 2"),
+        (["table9", "--depths", "2,x"], "--depths '2,x' must be comma-separated integers"),
+        (["table9", "--depths", "0"], "each within 1..12"),
+        (["table9", "--random-every", "-1"], "--random-every -1"),
+        (["table9", "--tuned", "no/such/file.json"], "no such weight file"),
+        (["table10"], "invalid choice: 'table10'"),
+    ],
+)
+def test_bad_arguments_exit_2_naming_the_value(args: list[str], message: str) -> None:
+    result = run_script(*args, timeout=120)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_feature_weights_turn_off_exactly_the_other_features() -> None:
+    defaults = {w.name: w.default for w in get_spec("c4_features").weights}
+    assert sorted(n for group in FEATURE_GROUPS.values() for n in group) == sorted(defaults)
+    weights = feature_weights(("F4", "F3"))
+    for feature, names in FEATURE_GROUPS.items():
+        for name in names:
+            assert weights[name] == (defaults[name] if feature in ("F3", "F4") else 0.0)
+    with pytest.raises(ValueError, match="F5"):
+        feature_weights(("F5",))
+
+
+def test_alphabeta_spec_builds_the_agent_it_describes() -> None:
+    weights = {**feature_weights(("F2",)), "f2_three_half": 123456.789012345}
+    agent = make_agent(alphabeta_spec("c4_features", 6, 3, weights), CONNECT4)
+    assert agent.depth == 6 and agent.nodes is None and agent.branching is None and agent.random_every == 3
+    assert agent.evaluator.weights == weights
+
+
+def test_cells_and_verdicts() -> None:
+    wins = cell_from_scores("A", "B", [1.0] * 60 + [0.5] * 20 + [0.0] * 20, (1.0, 2.0))
+    assert (wins.wins, wins.draws, wins.losses, wins.games) == (60, 20, 20, 100)
+    assert wins.estimate.score_low == pytest.approx(trinomial(60, 20, 20).score_low)
+    assert beats(wins) == HOLDS and beats(flip(wins)) == FAILS
+    assert flip(wins).score == pytest.approx(1 - wins.score) and flip(wins).nodes == (2.0, 1.0)
+    even = cell_from_scores("A", "B", [1.0, 0.0] * 200, (0.0, 0.0))
+    assert beats(even) == OPEN and near_even(even) == HOLDS
+    assert similar(even, flip(even)) == HOLDS and similar(wins, even) == FAILS
+    few = cell_from_scores("A", "B", [1.0] * 4, (0.0, 0.0))  # all wins, zero variance: decides nothing
+    assert beats(few) == OPEN and similar(few, few) == OPEN
+    with pytest.raises(ValueError, match="0, 0.5 or 1"):
+        cell_from_scores("A", "B", [0.25], (0.0, 0.0))
+
+
+def test_wilson_interval_known_values() -> None:
+    # Wilson (1927) score interval, z = 1.96: 5 of 10 -> [0.2366, 0.7634]; 0 of 10 -> [0, 0.2775]
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert not math.isnan(wilson(10, 10)[0])
+
+
+def test_claim_verdicts_of_tables_7_and_9() -> None:
+    import reproduce_paper as rp
+
+    def cell(wins: int, losses: int, draws: int = 0):  # type: ignore[no-untyped-def]
+        return cell_from_scores("A", "B", [1.0] * wins + [0.5] * draws + [0.0] * losses, (0.0, 0.0))
+
+    losing, level, winning, unclear = cell(60, 140), cell(200, 200), cell(140, 60), cell(110, 90)
+    assert rp.none_beats([losing, level]) == HOLDS  # each either loses or is level within the margin
+    assert rp.none_beats([losing, winning]) == FAILS
+    assert rp.none_beats([losing, unclear]) == OPEN  # 0.55 [0.48, 0.62]: might beat B by more than the margin
+    assert rp.much_weaker(losing) == HOLDS  # 0.30: below 1/2 - 0.1 with its whole interval
+    assert rp.much_weaker(level) == FAILS and rp.much_weaker(cell(85, 115)) == OPEN  # 0.425 [0.36, 0.49]
