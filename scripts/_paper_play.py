@@ -8,7 +8,9 @@ picklable tasks for a spawned pool:
   moves first (the paper's Table 6 protocol);
 * :func:`profile_game`: one self-play game that measures, at every position,
   the nodes and time of plain minimax, of alpha-beta without table and
-  ordering, and of the full alpha-beta agent (the paper's Figures 12 and 13).
+  ordering, and of the full alpha-beta agent (the paper's Figures 12 and 13);
+* :func:`opening_value`: an opening's exact value (the solver), to pick the
+  balanced openings of the games against perfect play.
 
 Imported as ``from _paper_play import ...``: the script's folder is on the
 path of the script and of its spawned workers.
@@ -25,6 +27,7 @@ from games import CONNECT4, Position
 from heuristics import Evaluator, get_spec, load_weights
 from search.agents import AgentType, AlphaBetaAgent, make_agent
 from search.engine import TranspositionTable, minimax, search
+from search.solve import solve
 from tuning.match import play_game
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
@@ -182,6 +185,12 @@ def profile_game(task: ProfileGame) -> list[MoveProfile]:
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
+
+
+def opening_value(opening: Sequence[int]) -> float:
+    """The exact value of the position after ``opening`` for the side to move: 1 won, 1/2 drawn, 0 lost."""
+    score = solve(CONNECT4.position(opening), weak=True).score
+    return 1.0 if score > 0 else (0.0 if score < 0 else 0.5)
 
 
 class Pool:

@@ -13,7 +13,13 @@ Verdicts on the paper's claims use the intervals only:
   95% interval of the score difference lies within +-:data:`MARGIN`, *does not
   hold* when it excludes 0, otherwise it *cannot be decided*.  The
   difference's standard error treats the two cells as independent, which
-  overstates it when they share openings and seeds: conservative.
+  overstates it when they share openings and seeds: conservative;
+* "A tends to beat B" over several cells (deeper beats shallower, at every
+  pair of depths): *holds* when the interval of the mean of the cells'
+  scores lies above 1/2 and no cell lies significantly below, *does not
+  hold* when the pooled interval lies below 1/2 or at most level, otherwise
+  it *cannot be decided*.  A trend is a claim about the cells together: it
+  can hold while single small gaps (d8 against d6) are still undecided.
 
 Imported as ``from _paper_report import ...`` (see ``_paper_play``).
 """
@@ -148,6 +154,31 @@ def combine(verdicts: Sequence[str]) -> str:
     if all(v == HOLDS for v in verdicts):
         return HOLDS
     return OPEN
+
+
+def pooled(cells: Sequence[Cell]) -> tuple[float, float, float]:
+    """The mean of the cells' scores with a 95% interval (cells taken as independent)."""
+    mean = sum(c.score for c in cells) / len(cells)
+    half = Z95 * math.sqrt(sum(c.stderr**2 for c in cells)) / len(cells)
+    return mean, mean - half, mean + half
+
+
+def tends_to_beat(cells: Sequence[Cell]) -> str:
+    """Verdict on "A tends to beat B" over ``cells`` (see the module docstring)."""
+    if not cells or any(c.estimate.n < MIN_SAMPLES for c in cells):
+        return OPEN
+    _, low, high = pooled(cells)
+    if high <= 0.5:
+        return FAILS
+    if low > 0.5 and not any(beats(c) == FAILS for c in cells):
+        return HOLDS
+    return OPEN
+
+
+def fmt_pooled(cells: Sequence[Cell]) -> str:
+    """``mean 0.600 [0.570, 0.630]`` of the cells' scores."""
+    mean, low, high = pooled(cells)
+    return f"mean {mean:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def fmt_score(cell: Cell) -> str:

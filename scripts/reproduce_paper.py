@@ -34,7 +34,7 @@ moves (3 by default, as in the paper; 0 turns it off).  The ``tuned`` and
 a random move against perfect play only measures the random move.  Cells share openings and seeds, so they
 differ only by the players.  Usage::
 
-    PYTHONPATH=$PWD python scripts/reproduce_paper.py all              # >= 200 games per cell
+    PYTHONPATH=$PWD python scripts/reproduce_paper.py all              # 1000 games per cell (200 vs perfect play)
     PYTHONPATH=$PWD python scripts/reproduce_paper.py table9 --games 400 --workers 2
     PYTHONPATH=$PWD python scripts/reproduce_paper.py all --quick --out /tmp/paper   # smoke run
 """
@@ -64,6 +64,7 @@ from _paper_play import (
     alphabeta_spec,
     feature_weights,
     file_weights,
+    opening_value,
     play_fixed_game,
     profile_game,
 )
@@ -81,6 +82,7 @@ from _paper_report import (
     combine,
     flip,
     fmt_diff,
+    fmt_pooled,
     fmt_score,
     greater,
     markdown_table,
@@ -90,6 +92,7 @@ from _paper_report import (
     score_bars,
     score_matrix,
     similar,
+    tends_to_beat,
     wilson,
 )
 from tqdm import tqdm
@@ -131,6 +134,8 @@ class Settings:
     depths: tuple[int, ...]
     figure_games: int
     perfect_depth: int
+    perfect_plies: int
+    perfect_games: int
     tuned: Path
     out: Path
     quick: bool
@@ -142,6 +147,11 @@ class Settings:
         """Colour-swapped pairs per cell (games rounded up to even)."""
         return (self.games + 1) // 2
 
+    @property
+    def perfect_pairs(self) -> int:
+        """Colour-swapped pairs per evaluator against perfect play."""
+        return (self.perfect_games + 1) // 2
+
 
 class Run:
     """One invocation: settings, the opening book, the worker pools (started on first use), the output folder."""
@@ -150,14 +160,47 @@ class Run:
         self.settings = settings
         self._runner: Optional[MatchRunner] = None
         self._pool: Optional[Pool] = None
-        self._openings: Optional[list[Opening]] = None
+        self._openings: dict[tuple[int, int], list[Opening]] = {}
 
-    def openings(self) -> list[Opening]:
-        """One random opening per pair: distinct up to mirroring, undecided at depth 4 (tuning.openings)."""
-        if self._openings is None:
-            s = self.settings
-            self._openings = list(make_openings(CONNECT4, count=s.pairs, plies=s.plies, seed=s.seed, heldout=0.0).tuning)
-        return self._openings
+    def openings(self, plies: Optional[int] = None, pairs: Optional[int] = None) -> list[Opening]:
+        """One random opening per pair: distinct up to mirroring, undecided at depth 4 (tuning.openings).
+
+        ``plies``: their length (default ``--plies``); ``pairs``: how many (default one per pair of a cell).
+        Each list is drawn once and reused.
+        """
+        s = self.settings
+        key = (plies or s.plies, pairs or s.pairs)
+        if key not in self._openings:
+            self._openings[key] = list(make_openings(CONNECT4, count=key[1], plies=key[0], seed=s.seed, heldout=0.0).tuning)
+        return self._openings[key]
+
+    def balanced_openings(self, plies: int, pairs: int, bar: Optional[tqdm] = None) -> tuple[list[Opening], dict[Opening, float]]:
+        """``pairs`` random openings of ``plies`` plies, half of them drawn and half decided, and their exact values.
+
+        Random openings are mostly decided (about 13% of 10-ply ones are
+        drawn), so candidates are solved in batches until both halves are
+        full; if the candidates run out first, fewer drawn openings are used.
+        ``bar`` counts the candidates solved.
+        """
+        s = self.settings
+        want_drawn = pairs // 2
+        candidates = list(make_openings(CONNECT4, count=pairs * 12, plies=plies, seed=s.seed + 1, heldout=0.0).tuning)
+        drawn: list[Opening] = []
+        decided: list[Opening] = []
+        values: dict[Opening, float] = {}
+        batch = 8 * s.workers
+        for start in range(0, len(candidates), batch):
+            chunk = candidates[start : start + batch]
+            for opening, value in zip(chunk, self.pool().imap(opening_value, chunk)):
+                values[tuple(opening)] = value
+                (drawn if value == 0.5 else decided).append(tuple(opening))
+            if bar is not None:
+                bar.update(len(chunk))
+            if len(drawn) >= want_drawn and len(decided) >= pairs - want_drawn:
+                break
+        drawn = drawn[:want_drawn]
+        chosen = drawn + decided[: pairs - len(drawn)]
+        return chosen, {o: values[o] for o in chosen}
 
     def runner(self) -> MatchRunner:
         """The pool that plays colour-swapped pairs."""
@@ -258,16 +301,19 @@ def command_line(settings: Settings) -> str:
     return shlex.join(["python", "scripts/reproduce_paper.py", *settings.argv])
 
 
-def settings_text(run: Run, games: Optional[str] = None, paired: bool = True, random: bool = True) -> str:
+def settings_text(run: Run, games: Optional[str] = None, paired: bool = True, random: bool = True,
+                  plies: Optional[int] = None, pairs: Optional[int] = None) -> str:
     """The paragraph under each title: games, openings, random moves, seed, machine, command.
 
-    ``games`` replaces "<n> games per cell"; ``random=False``: the experiment plays no random moves.
+    ``games`` replaces "<n> games per cell"; ``random=False``: the experiment plays no random moves;
+    ``plies``, ``pairs``: the openings' length and number, if not ``--plies`` and one per pair of ``--games``.
     """
     s = run.settings
+    pairs = pairs or s.pairs
     moves = f"a random move every {s.random_every} own moves (as the paper)" if s.random_every and random else "no random moves"
-    lines = [f"- {games or f'Games per cell: {2 * s.pairs if paired else s.games}'}; both sides play {moves}; seed {s.seed}."]
+    lines = [f"- {games or f'Games per cell: {2 * pairs if paired else s.games}'}; both sides play {moves}; seed {s.seed}."]
     if paired:
-        lines.append(f"- Openings: {s.pairs} random {s.plies}-ply openings (distinct up to mirroring, undecided at depth 4), "
+        lines.append(f"- Openings: {pairs} random {plies or s.plies}-ply openings (distinct up to mirroring, undecided at depth 4), "
                      "each played twice with colours swapped; intervals from the game pairs (pentanomial).")  # fmt: skip
     lines += [f"- Machine: {machine_line()}; {s.workers} worker(s).", f"- Command: `{command_line(s)}`"]
     return "\n".join(lines)
@@ -343,11 +389,13 @@ def table6(run: Run) -> Output:
         "; ".join(f"d{hi} vs d{lo}: {fixed[(hi, lo)].score:.2f} / {1 - fixed[(lo, hi)].score:.2f}" for lo, hi in deeper_pairs),
         f"{combine(as_first + as_second)} ({(as_first + as_second).count(HOLDS)} of {2 * len(deeper_pairs)} significant)",
     ))  # fmt: skip
-    alt = [beats(alternating[(hi, lo)]) for lo, hi in deeper_pairs]
+    alt_cells = [alternating[(hi, lo)] for lo, hi in deeper_pairs]
+    alt = [beats(c) for c in alt_cells]
     findings.append((
         "Deeper tends to win (colours alternated, random openings)",
-        "; ".join(f"d{hi} vs d{lo}: {fmt_score(alternating[(hi, lo)])}" for lo, hi in deeper_pairs),
-        f"{combine(alt)} ({alt.count(HOLDS)} of {len(alt)} significant)",
+        "; ".join(f"d{hi} vs d{lo}: {fmt_score(alternating[(hi, lo)])}" for lo, hi in deeper_pairs)
+        + f"; over the {len(alt)} pairs: {fmt_pooled(alt_cells)}, {alt.count(HOLDS)} of {len(alt)} significant alone",
+        tends_to_beat(alt_cells),
     ))  # fmt: skip
     findings.append((
         "(not in the paper) Moving first is an advantage at equal depth",
@@ -356,7 +404,6 @@ def table6(run: Run) -> Output:
     ))  # fmt: skip
 
     fixed_cells = [fixed[(a, b)] for a in depths for b in depths]
-    alt_cells = [alternating[(hi, lo)] for lo, hi in deeper_pairs]
     matrix_rows = [[f"d{a} first"] + [f"{fixed[(a, b)].score:.2f} ({fixed[(a, b)].wins}/{fixed[(a, b)].draws}/{fixed[(a, b)].losses})"
                                       for b in depths] for a in depths]  # fmt: skip
     fixed_start = "the empty board" if s.random_every else f"{len(fixed_openings)} random {s.plies}-ply openings"
@@ -594,14 +641,24 @@ def tuned(run: Run) -> Output:
     note = "" if path == s.tuned else (f"**Stand-in:** `{s.tuned.relative_to(ROOT) if s.tuned.is_relative_to(ROOT) else s.tuned}` "
                                        f"does not exist yet, so these games use `{path.relative_to(ROOT)}` (the paper's "
                                        "defaults): the tuned-vs-defaults rows measure nothing but noise.")  # fmt: skip
-    bar = run.progress("tuned", 2 * len(s.depths) * 2 * s.pairs)
-    vs_defaults, vs_h2 = [], []
+    budget = tuner_budget(path)
+    bar = run.progress("tuned", (3 * len(s.depths) + (budget is not None)) * 2 * s.pairs)
+    vs_defaults, vs_h2, defaults_vs_h2 = [], [], []
     for d in s.depths:  # no random moves: the tuner judged the weights in games without them
-        spec_tuned = run.spec("c4_features", d, weights, random=False)
-        vs_defaults.append(run.paired(f"tuned d{d}", f"H1 d{d}", spec_tuned, run.spec("c4_features", d, random=False), bar))
-        vs_h2.append(run.paired(f"tuned d{d}", f"H2 d{d}", spec_tuned, run.spec("square_values", d, random=False), bar))
+        spec_tuned, spec_h1 = run.spec("c4_features", d, weights, random=False), run.spec("c4_features", d, random=False)
+        spec_h2 = run.spec("square_values", d, random=False)
+        vs_defaults.append(run.paired(f"tuned d{d}", f"H1 d{d}", spec_tuned, spec_h1, bar))
+        vs_h2.append(run.paired(f"tuned d{d}", f"H2 d{d}", spec_tuned, spec_h2, bar))
+        defaults_vs_h2.append(run.paired(f"H1 d{d}", f"H2 d{d}", spec_h1, spec_h2, bar))
+    at_budget = []
+    if budget is not None:  # the tuner's own setting: a node budget, the depth capped
+        nodes, depth = budget
+        label = f"n{nodes}"
+        at_budget.append(run.paired(f"tuned {label}", f"H1 {label}", run.spec("c4_features", depth, weights, random=False)
+                                    + f",nodes={nodes}", run.spec("c4_features", depth, random=False) + f",nodes={nodes}", bar))  # fmt: skip
     bar.close()
-    score_bars(vs_defaults + vs_h2, "Tuned weights vs the paper's defaults and vs H2", s.out / "tuned.png")
+    score_bars(vs_defaults + vs_h2 + defaults_vs_h2 + at_budget, "Tuned weights vs the paper's defaults and vs H2",
+               s.out / "tuned.png")  # fmt: skip
     weight_rows = [[name, f"{defaults[name]:,.6g}", f"{value:,.6g}",
                     f"{value / defaults[name]:.3g}x" if defaults[name] else ("=" if value == 0 else "was 0")]
                    for name, value in weights.items()]  # fmt: skip
@@ -612,6 +669,8 @@ def tuned(run: Run) -> Output:
         pass
     findings = [(f"(ours) tuned beats the paper's defaults at depth {c.a.split()[1][1:]}", fmt_score(c), beats(c)) for c in vs_defaults]
     findings += [(f"(ours) tuned beats H2 at depth {c.a.split()[1][1:]}", fmt_score(c), beats(c)) for c in vs_h2]
+    findings += [(f"(ours) tuned beats the paper's defaults at the tuner's own setting ({budget[0]} nodes per move, "
+                  f"depth at most {budget[1]})", fmt_score(c), beats(c)) for c in at_budget]  # fmt: skip
     markdown = "\n\n".join(filter(None, [
         "# Beyond the paper: tuned weights against the paper's defaults and against H2",
         settings_text(run, random=False),
@@ -623,11 +682,28 @@ def tuned(run: Run) -> Output:
         f"Provenance recorded in the file:\n\n```json\n{provenance}\n```" if provenance not in ("", "{}") else "",
         "## Tuned against the paper's defaults", cells_table(vs_defaults),
         "## Tuned against H2", cells_table(vs_h2),
+        "## The paper's defaults against H2 (the reference for the rows above: no random moves here, unlike Table 9)",
+        cells_table(defaults_vs_h2),
+        *(["## At the tuner's own setting",
+           f"Both sides search with the weight file's node budget ({budget[0]} nodes per move) and depth cap "
+           f"({budget[1]}), as `python -m tuning.run` judged the weights (on its own openings; here this run's).",
+           cells_table(at_budget)] if budget is not None else []),
         "## Verdicts", findings_text(findings),
         "![tuned](tuned.png)",
     ]))  # fmt: skip
-    write_outputs(run, "tuned", markdown, {"vs_defaults": vs_defaults, "vs_h2": vs_h2}, {"weights_file": str(path)})
+    write_outputs(run, "tuned", markdown, {"vs_defaults": vs_defaults, "vs_h2": vs_h2, "defaults_vs_h2": defaults_vs_h2,
+                                           "at_budget": at_budget}, {"weights_file": str(path)})  # fmt: skip
     return Output("tuned", markdown, [s.out / "tuned.md", s.out / "tuned.png"], bar.n)
+
+
+def tuner_budget(path: Path) -> Optional[tuple[int, int]]:
+    """``(nodes, depth)`` of a weight file's search settings if it has a node budget and a depth cap, else None."""
+    try:
+        search = json.loads(path.read_text()).get("search", {})
+    except (OSError, ValueError):
+        return None
+    nodes, depth = search.get("nodes"), search.get("depth")
+    return (int(nodes), int(depth)) if isinstance(nodes, int) and isinstance(depth, int) else None
 
 
 def perfect_available() -> Optional[str]:
@@ -652,19 +728,15 @@ def perfect(run: Run) -> Output:
         ])  # fmt: skip
         write_text_atomic(s.out / "perfect.md", markdown + "\n")
         return Output("perfect", markdown, [s.out / "perfect.md"], 0)
-    openings = run.openings()
+    bar = run.progress("perfect: solving openings", s.perfect_pairs * 12)
+    openings, values = run.balanced_openings(s.perfect_plies, s.perfect_pairs, bar)
+    solved = bar.n
+    bar.close()
     path = s.tuned if s.tuned.exists() else STAND_IN_WEIGHTS
     players = [(f"{name} d{s.perfect_depth}", run.spec(name, s.perfect_depth, random=False))
                for name in NAMES if get_spec(name).refuse(CONNECT4) is None]  # fmt: skip
     players.insert(1, (f"tuned d{s.perfect_depth}", run.spec("c4_features", s.perfect_depth, file_weights(str(path)), random=False)))
-    bar = run.progress("perfect", len(openings) + len(players) * 2 * s.pairs)
-    # The value of each opening for the side to move: perfect play against itself.
-    tasks = [FixedGame(PERFECT, PERFECT, tuple(o), (pair_seed(s.seed, i, 0, 0), pair_seed(s.seed, i, 0, 1)))
-             for i, o in enumerate(openings)]  # fmt: skip
-    values = {}
-    for opening, result in zip(openings, run.pool().imap(play_fixed_game, tasks)):
-        values[tuple(opening)] = result.score
-        bar.update(1)
+    bar = run.progress("perfect", len(players) * 2 * len(openings))
     rows, cells = [], []
     for label, spec in players:
         counts = {v: [0, 0] for v in (1.0, 0.5, 0.0)}  # true value for our side -> [games, games with that result]
@@ -673,7 +745,7 @@ def perfect(run: Run) -> Output:
             bar.update(2)
             return False
 
-        match = run.runner().match(CONNECT4, spec, PERFECT, openings, s.pairs, s.seed, on_pair=record)
+        match = run.runner().match(CONNECT4, spec, PERFECT, openings, len(openings), s.seed, on_pair=record)
         for pair in match.pairs:
             value = values[tuple(pair.opening)]
             for truth, score in ((value, pair.scores[0]), (1.0 - value, pair.scores[1])):
@@ -690,9 +762,13 @@ def perfect(run: Run) -> Output:
     classes = {name: sum(1 for v in values.values() if v == value) for name, value in (("won", 1.0), ("drawn", 0.5), ("lost", 0.0))}
     markdown = "\n\n".join([
         "# Beyond the paper: each evaluator against perfect play",
-        settings_text(run, random=False),
-        f"No random moves here. The openings are those of the other tables; perfect play against itself gives "
-        f"their value for the side to move: {classes['won']} won, {classes['drawn']} drawn, {classes['lost']} lost.",
+        settings_text(run, random=False, plies=s.perfect_plies, pairs=s.perfect_pairs),
+        f"No random moves here. The openings are {s.perfect_plies} plies long, so that the solver answers each move "
+        f"in well under a second (from 4 plies it takes up to minutes). They are balanced: random openings are "
+        f"mostly decided, so {solved} were solved to pick {classes['drawn']} drawn ones (both games of their pair "
+        f"test holding a draw) and {classes['won'] + classes['lost']} decided ones (one game of their pair tests "
+        f"converting the win, the other is lost against perfect play whatever the evaluator does). Values for the "
+        f"side to move: {classes['won']} won, {classes['drawn']} drawn, {classes['lost']} lost.",
         markdown_table(["evaluator", "games", "W", "D", "L", "score [95% CI]", "drawn positions: draw held",
                         "won positions: win converted", "lost positions: lost"], rows, left=1),  # fmt: skip
         "![perfect](perfect.png)",
@@ -730,7 +806,10 @@ def _parser() -> argparse.ArgumentParser:
         "and two beyond the paper (tuned weights, perfect play), with 95%% intervals.",
     )
     parser.add_argument("experiment", choices=(*EXPERIMENTS, "all"), help="which experiment ('all': every one)")
-    parser.add_argument("--games", type=int, default=200, help="games per cell (default 200; paired cells round up to even)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="games per cell (default 1000; paired cells round up to even)")
+    parser.add_argument("--perfect-games", type=int, default=200,
+                        help="games per evaluator against perfect play (default 200: the solver makes them the slowest)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the openings and every agent (default 0)")
     parser.add_argument("--random-every", type=int, default=3,
@@ -739,8 +818,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--plies", type=int, default=4, help="random plies per opening (default 4)")
     parser.add_argument("--depths", help=f"depths of Tables 6 and 9 and of the tuned comparison (default {PAPER_DEPTHS_TEXT}, "
                         f"with --quick {QUICK_DEPTHS})")  # fmt: skip
-    parser.add_argument("--figure-games", type=int, help="self-play games per figure (default games/5)")
+    parser.add_argument("--figure-games", type=int, help="self-play games per figure (default games/10, at most 100)")
     parser.add_argument("--perfect-depth", type=int, default=4, help="depth of the evaluators against perfect play (default 4)")
+    parser.add_argument("--perfect-plies", type=int, default=10,
+                        help="random plies of the openings played against perfect play (default 10: the solver needs "
+                        "well under a second per move from there, against up to minutes from 4 plies)")
     parser.add_argument("--tuned", default=str(TUNED_WEIGHTS), help=f"tuned weight file (default {TUNED_WEIGHTS.relative_to(ROOT)}; "
                         f"while it does not exist, {STAND_IN_WEIGHTS.relative_to(ROOT)} stands in)")  # fmt: skip
     parser.add_argument("--out", default=str(ROOT / "docs" / "results"), help="output folder (default docs/results)")
@@ -762,17 +844,21 @@ def parse_settings(argv: Sequence[str]) -> Settings:
               (args.random_every >= 0, f"--random-every {args.random_every} must be 0 (never) or more"),
               (1 <= args.plies <= 12, f"--plies {args.plies} must be within 1..12"),
               (bool(depths) and all(1 <= d <= 12 for d in depths), f"--depths {args.depths!r}: each within 1..12"),
+              (args.perfect_games >= 2, f"--perfect-games {args.perfect_games} must be at least 2"),
               (args.figure_games is None or args.figure_games >= 1, f"--figure-games {args.figure_games} must be at least 1"),
-              (1 <= args.perfect_depth <= 12, f"--perfect-depth {args.perfect_depth} must be within 1..12")]  # fmt: skip
+              (1 <= args.perfect_depth <= 12, f"--perfect-depth {args.perfect_depth} must be within 1..12"),
+              (8 <= args.perfect_plies <= 20, f"--perfect-plies {args.perfect_plies} must be within 8..20 (earlier "
+               "positions take the solver minutes per move)")]  # fmt: skip
     tuned = Path(args.tuned).resolve()
     checks.append((tuned == TUNED_WEIGHTS.resolve() or tuned.exists(), f"--tuned {args.tuned}: no such weight file"))
     for ok, message in checks:
         if not ok:
             parser.error(message)
     games = QUICK_GAMES if args.quick else args.games
-    figure_games = 1 if args.quick else (args.figure_games or max(2, args.games // 5))
+    figure_games = 1 if args.quick else (args.figure_games or min(100, max(2, args.games // 10)))
     return Settings(games, args.workers or default_workers(), args.seed, args.random_every, args.plies, depths, figure_games,
-                    args.perfect_depth, tuned, Path(args.out).resolve(), args.quick, tuple(argv),
+                    args.perfect_depth, args.perfect_plies,
+                    QUICK_GAMES if args.quick else args.perfect_games, tuned, Path(args.out).resolve(), args.quick, tuple(argv),
                     args.experiment)  # fmt: skip
 
 

@@ -21,7 +21,19 @@ SCRIPT = ROOT / "scripts" / "reproduce_paper.py"
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from _paper_play import FEATURE_GROUPS, alphabeta_spec, feature_weights  # noqa: E402
-from _paper_report import FAILS, HOLDS, OPEN, beats, cell_from_scores, flip, near_even, similar, wilson  # noqa: E402
+from _paper_report import (  # noqa: E402
+    FAILS,
+    HOLDS,
+    OPEN,
+    beats,
+    cell_from_scores,
+    flip,
+    near_even,
+    pooled,
+    similar,
+    tends_to_beat,
+    wilson,
+)
 
 TABLES = ("table6", "figures", "table7", "table8", "table9", "tuned", "perfect")
 PLOTS = ("table6", "figure12", "figure13", "table7", "table8", "table9", "tuned")
@@ -166,3 +178,20 @@ def test_claim_verdicts_of_tables_7_and_9() -> None:
     assert rp.none_beats([losing, unclear]) == OPEN  # 0.55 [0.48, 0.62]: might beat B by more than the margin
     assert rp.much_weaker(losing) == HOLDS  # 0.30: below 1/2 - 0.1 with its whole interval
     assert rp.much_weaker(level) == FAILS and rp.much_weaker(cell(85, 115)) == OPEN  # 0.425 [0.36, 0.49]
+
+
+def test_trend_verdict_pools_the_cells() -> None:
+    def cell(wins: int, losses: int):  # type: ignore[no-untyped-def]
+        return cell_from_scores("A", "B", [1.0] * wins + [0.0] * losses, (0.0, 0.0))
+
+    small_edges = [cell(110, 90)] * 6  # 0.55 each: none significant alone (n = 200), the six together are
+    assert all(beats(c) == OPEN for c in small_edges)
+    mean, low, high = pooled(small_edges)
+    # six independent cells: the mean's standard error is one cell's over sqrt(6)
+    assert mean == pytest.approx(0.55) and low > 0.5
+    assert high - mean == pytest.approx(1.959963984540054 * small_edges[0].stderr / math.sqrt(6))
+    assert tends_to_beat(small_edges) == HOLDS
+    assert tends_to_beat([*small_edges, cell(60, 140)]) == OPEN  # one pair significantly against the trend
+    assert tends_to_beat([cell(95, 105)] * 6) == OPEN  # 0.475 pooled: its interval reaches above 1/2
+    assert tends_to_beat([cell(90, 110)] * 6) == FAILS
+    assert tends_to_beat([cell(5, 5)] * 6) == OPEN  # too few games to decide anything
