@@ -488,6 +488,11 @@ def figures(run: Run) -> Output:
             findings.append((f"Depth {depth}, {label}: nodes fall as the board fills",
                              f"Spearman rho(ply, nodes) = {rho:+.2f} over {len(profiles)} positions; mean curve peaks at ply {peak}",
                              falls))  # fmt: skip
+            rho_t, p_rho_t = spearmanr(all_plies, all_seconds[:, i]) if len(profiles) > 2 else (math.nan, math.nan)
+            time_falls = HOLDS if rho_t < 0 and p_rho_t < 0.05 else (FAILS if rho_t > 0 and p_rho_t < 0.05 else OPEN)
+            time_peak = plies[int(np.argmax(millis[:, i]))]
+            findings.append((f"Depth {depth}, {label}: time falls as the board fills",
+                             f"Spearman rho(ply, time) = {rho_t:+.2f}; mean curve peaks at ply {time_peak}", time_falls))  # fmt: skip
             correlated = HOLDS if r_time > 0 and p_time < 0.05 else (FAILS if r_time < 0 and p_time < 0.05 else OPEN)
             findings.append((f"Depth {depth}, {label}: nodes and time correlate",
                              f"Pearson r(nodes, time) = {r_time:+.3f}", correlated))  # fmt: skip
