@@ -25,10 +25,10 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar
 
 from games import CONNECT4, Position
 from heuristics import Evaluator, get_spec, load_weights
-from search.agents import AgentType, AlphaBetaAgent, make_agent
+from search.agents import AgentType, AlphaBetaAgent
 from search.engine import TranspositionTable, minimax, search
 from search.solve import solve
-from tuning.match import play_game
+from tuning.match import cached_agent, play_game
 
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "F1": ("f1_four",),
@@ -67,18 +67,10 @@ def file_weights(path: str) -> dict[str, float]:
     return dict(load_weights(path, CONNECT4).weights)
 
 
-_AGENTS: dict[tuple[str, int], AgentType] = {}
-"""Agents of this process by (spec, side): self-play needs two objects, each with its own table and move counter."""
-
-
 def agent_for(spec: str, side: int, seed: int) -> AgentType:
-    """A reset agent for ``spec`` on ``side`` (0 or 1), seeded with ``seed``; built once per process."""
-    agent = _AGENTS.get((spec, side))
-    if agent is None:
-        agent = _AGENTS[(spec, side)] = make_agent(spec, CONNECT4)
-    agent.reset()
-    agent.seed(seed)
-    return agent
+    """A reset Connect-4 agent for ``spec`` on ``side`` (0 or 1), seeded with ``seed``; built once per process
+    and side (self-play needs two objects, each with its own table and move counter)."""
+    return cached_agent(CONNECT4, spec, side, seed)
 
 
 @dataclass(frozen=True)

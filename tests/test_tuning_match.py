@@ -9,7 +9,7 @@ import pytest
 
 from games import CONNECT4, TIC_TAC_TOE, make_game
 from heuristics import Evaluator
-from tuning.match import MatchResult, PairResult, play_match
+from tuning.match import MatchResult, PairResult, cached_agent, play_match
 from tuning.openings import OpeningBook, canonical_key, is_decided, make_openings
 
 SQUARE_D4 = "alphabeta:heuristic=square_values,depth=4"
@@ -117,3 +117,12 @@ def test_match_cli_reports_and_rejects_bad_specs() -> None:
     sprt = subprocess.run([sys.executable, "-m", "tuning.match", "random", "random", "--sprt", "5,0"],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert sprt.returncode == 2 and "elo0 must be below elo1" in sprt.stderr
+
+
+def test_a_spec_against_itself_gets_two_agents() -> None:
+    # One object for both sides would share its table and random-move counter, and the second seeding would
+    # overwrite the first side's seed.
+    spec = "alphabeta:heuristic=square_values,depth=2,random_every=3"
+    first, second = cached_agent(CONNECT4, spec, 0, 1), cached_agent(CONNECT4, spec, 1, 2)
+    assert first is not second
+    assert cached_agent(CONNECT4, spec, 0, 3) is first  # built once per process and side, reset on reuse

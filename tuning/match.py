@@ -160,14 +160,19 @@ def play_game(start: Position, first: AgentType, second: AgentType) -> tuple[flo
     return score, plies, nodes, searched
 
 
-_AGENTS: dict[tuple[KInARow, str], AgentType] = {}
-"""Agents built in this process, by (game, spec): building one allocates a transposition table."""
+_AGENTS: dict[tuple[KInARow, str, int], AgentType] = {}
+"""Agents built in this process, by (game, spec, side): building one allocates a transposition table."""
 
 
-def _agent(game: KInARow, spec: str, seed: int) -> AgentType:
-    agent = _AGENTS.get((game, spec))
+def cached_agent(game: KInARow, spec: str, side: int, seed: int) -> AgentType:
+    """A reset agent for ``spec`` playing ``side`` (0 or 1), seeded with ``seed``, built once per process.
+
+    Keyed by side too: a spec matched against itself gets two agents, each
+    with its own table, random-move counter and seed.
+    """
+    agent = _AGENTS.get((game, spec, side))
     if agent is None:
-        agent = _AGENTS[(game, spec)] = make_agent(spec, game)
+        agent = _AGENTS[(game, spec, side)] = make_agent(spec, game)
     agent.reset()
     agent.seed(seed)
     return agent
@@ -190,8 +195,8 @@ def play_pair(task: PairTask) -> PairResult:
     start = task.game.position(task.opening)
     scores, plies, nodes, searched = [], [], [0, 0], [0, 0]
     for game_number in (0, 1):
-        a = _agent(task.game, task.spec_a, pair_seed(task.seed, task.index, game_number, 0))
-        b = _agent(task.game, task.spec_b, pair_seed(task.seed, task.index, game_number, 1))
+        a = cached_agent(task.game, task.spec_a, 0, pair_seed(task.seed, task.index, game_number, 0))
+        b = cached_agent(task.game, task.spec_b, 1, pair_seed(task.seed, task.index, game_number, 1))
         first, second = (a, b) if game_number == 0 else (b, a)
         score, length, game_nodes, game_searched = play_game(start, first, second)
         order = (0, 1) if game_number == 0 else (1, 0)  # index into the game's (first, second) for (A, B)
