@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +15,6 @@ from search.engine import search
 from search.protocol import WIN_SCORE
 from search.solve import Solver, solvable, solve
 from tests.naive_solve import naive_score
-from tests.positions import random_position
 
 DATA = Path(__file__).parent / "data" / "connect4"
 SAMPLE_EVERY = 20  # 50 positions of each set; the benchmark runs all of them
@@ -94,9 +94,22 @@ SMALL_GAMES = [Connect4(4, 4, 3), Connect4(4, 5, 4), Connect4(5, 4, 4), Connect4
 
 
 def late_position(game: KInARow, seed: int, empty: int) -> Position:
-    """A random position, not over, with exactly ``empty`` empty cells (walks that end a game are retried)."""
-    for attempt in range(1000):
-        position = random_position(game, seed * 1000 + attempt, game.n_cells - empty)
+    """A random position, not over, with exactly ``empty`` empty cells.
+
+    Each step plays a random move among those that do not end the game (a plain random walk on 7x8 Connect-4
+    rarely survives 47 plies); a walk with no such move left starts again.
+    """
+    rng = np.random.default_rng(seed)
+    for _ in range(1000):
+        position = game.position()
+        while position.ply < game.n_cells - empty:
+            for move in rng.permutation(position.legal_moves()):
+                position.play(int(move))
+                if not position.is_terminal():
+                    break
+                position.undo()
+            else:
+                break  # every move ends the game: start a new walk
         if position.ply == game.n_cells - empty:
             return position
     raise AssertionError(f"no random walk of {game} reached {empty} empty cells")
