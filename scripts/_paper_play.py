@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar
 
 from games import CONNECT4, Position
 from heuristics import Evaluator, get_spec, load_weights
-from search.agents import AgentType, AlphaBetaAgent
+from search.agents import AlphaBetaAgent
 from search.engine import TranspositionTable, minimax, search
 from search.solve import solve
 from tuning.match import cached_agent, play_game
@@ -67,12 +67,6 @@ def file_weights(path: str) -> dict[str, float]:
     return dict(load_weights(path, CONNECT4).weights)
 
 
-def agent_for(spec: str, side: int, seed: int) -> AgentType:
-    """A reset Connect-4 agent for ``spec`` on ``side`` (0 or 1), seeded with ``seed``; built once per process
-    and side (self-play needs two objects, each with its own table and move counter)."""
-    return cached_agent(CONNECT4, spec, side, seed)
-
-
 @dataclass(frozen=True)
 class FixedGame:
     """One game, ``spec_first`` to move after ``opening`` (picklable task)."""
@@ -95,8 +89,8 @@ class FixedResult:
 
 def play_fixed_game(task: FixedGame) -> FixedResult:
     """Play one game of :class:`FixedGame` with freshly reset agents."""
-    first = agent_for(task.spec_first, 0, task.seeds[0])
-    second = agent_for(task.spec_second, 1, task.seeds[1])
+    first = cached_agent(CONNECT4, task.spec_first, 0, task.seeds[0])
+    second = cached_agent(CONNECT4, task.spec_second, 1, task.seeds[1])
     score, plies, nodes, searched = play_game(CONNECT4.position(task.opening), first, second)
     return FixedResult(score, plies, (nodes[0], nodes[1]), (searched[0], searched[1]))
 
@@ -161,7 +155,7 @@ def _profiling_tools() -> tuple[Evaluator, TranspositionTable]:
 def profile_game(task: ProfileGame) -> list[MoveProfile]:
     """Play the opening's moves, then ``c4_features`` self-play at ``depth``; profile the position before every ply."""
     spec = alphabeta_spec("c4_features", task.depth, task.random_every)
-    agents = [agent_for(spec, side, seed) for side, seed in enumerate(task.seeds)]
+    agents = [cached_agent(CONNECT4, spec, side, seed) for side, seed in enumerate(task.seeds)]
     position = CONNECT4.position()
     profiles = []
     while not position.is_terminal():

@@ -153,6 +153,10 @@ class Settings:
         return (self.perfect_games + 1) // 2
 
 
+CANDIDATES_PER_PAIR = 12
+"""Random openings drawn per pair wanted against perfect play: about 13% of 10-ply ones are drawn, half are wanted."""
+
+
 class Run:
     """One invocation: settings, the opening book, the worker pools (started on first use), the output folder."""
 
@@ -160,19 +164,14 @@ class Run:
         self.settings = settings
         self._runner: Optional[MatchRunner] = None
         self._pool: Optional[Pool] = None
-        self._openings: dict[tuple[int, int], list[Opening]] = {}
+        self._openings: Optional[list[Opening]] = None
 
-    def openings(self, plies: Optional[int] = None, pairs: Optional[int] = None) -> list[Opening]:
-        """One random opening per pair: distinct up to mirroring, undecided at depth 4 (tuning.openings).
-
-        ``plies``: their length (default ``--plies``); ``pairs``: how many (default one per pair of a cell).
-        Each list is drawn once and reused.
-        """
-        s = self.settings
-        key = (plies or s.plies, pairs or s.pairs)
-        if key not in self._openings:
-            self._openings[key] = list(make_openings(CONNECT4, count=key[1], plies=key[0], seed=s.seed, heldout=0.0).tuning)
-        return self._openings[key]
+    def openings(self) -> list[Opening]:
+        """One random opening per pair: distinct up to mirroring, undecided at depth 4 (tuning.openings)."""
+        if self._openings is None:
+            s = self.settings
+            self._openings = list(make_openings(CONNECT4, count=s.pairs, plies=s.plies, seed=s.seed, heldout=0.0).tuning)
+        return self._openings
 
     def balanced_openings(self, plies: int, pairs: int, bar: Optional[tqdm] = None) -> tuple[list[Opening], dict[Opening, float]]:
         """``pairs`` random openings of ``plies`` plies, half of them drawn and half decided, and their exact values.
@@ -184,7 +183,7 @@ class Run:
         """
         s = self.settings
         want_drawn = pairs // 2
-        candidates = list(make_openings(CONNECT4, count=pairs * 12, plies=plies, seed=s.seed + 1, heldout=0.0).tuning)
+        candidates = list(make_openings(CONNECT4, count=pairs * CANDIDATES_PER_PAIR, plies=plies, seed=s.seed + 1, heldout=0.0).tuning)
         drawn: list[Opening] = []
         decided: list[Opening] = []
         values: dict[Opening, float] = {}
@@ -760,7 +759,7 @@ def perfect(run: Run) -> Output:
         ])  # fmt: skip
         write_text_atomic(s.out / "perfect.md", markdown + "\n")
         return Output("perfect", markdown, [s.out / "perfect.md"], 0)
-    bar = run.progress("perfect: solving openings", s.perfect_pairs * 12)
+    bar = run.progress("perfect: solving openings", s.perfect_pairs * CANDIDATES_PER_PAIR)
     openings, values = run.balanced_openings(s.perfect_plies, s.perfect_pairs, bar)
     solved = bar.n
     bar.close()
