@@ -126,3 +126,41 @@ def test_a_spec_against_itself_gets_two_agents() -> None:
     first, second = cached_agent(CONNECT4, spec, 0, 1), cached_agent(CONNECT4, spec, 1, 2)
     assert first is not second
     assert cached_agent(CONNECT4, spec, 0, 3) is first  # built once per process and side, reset on reuse
+
+
+def test_a_huge_match_streams_its_pairs_instead_of_listing_them() -> None:
+    from tuning.match import MatchRunner
+
+    played = []
+    with MatchRunner(2) as runner:  # a list of 10**12 tasks would not fit in memory: only a wave is drawn at once
+        result = runner.match(TIC_TAC_TOE, "rules", "random", [(4,)], pairs=10**12, seed=1,
+                              on_pair=lambda r: played.append(len(r.pairs)) or len(r.pairs) == 5)  # fmt: skip
+    assert played == [1, 2, 3, 4, 5] and result.games == 10
+
+
+def _match_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tuning.match", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_an_sprt_plays_on_until_it_decides() -> None:
+    # no --pairs: the default cap of an SPRT is far beyond the 100 pairs of a plain match
+    run = _match_cli("rules", "random", "--game", "mnk", "--rows", "3", "--cols", "3", "--k", "3", "--plies", "0",
+                     "--openings", "1", "--sprt", "0,10", "--workers", "1")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    verdict = run.stdout.strip().splitlines()[-1]
+    assert verdict.startswith("SPRT: H1 after"), run.stdout
+    capped = _match_cli("rules", "random", "--game", "mnk", "--rows", "3", "--cols", "3", "--k", "3", "--plies", "0",
+                        "--openings", "1", "--sprt", "0,10", "--pairs", "2", "--workers", "1")  # fmt: skip
+    assert "SPRT: no decision within the cap of 2 pairs (--pairs) after 2 pairs" in capped.stdout, capped.stdout
+    assert "wider" not in run.stdout and "treats the games as independent" in run.stdout
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--workers", "0"), ("--openings", "0"), ("--pairs", "0"), ("--workers", "-2")])
+def test_match_counts_below_one_are_refused_not_defaulted(flag: str, value: str) -> None:
+    run = _match_cli("rules", "random", flag, value)
+    assert run.returncode == 2 and f"{flag} {value} must be at least 1" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_match_help_shows_a_plain_percent_sign() -> None:
+    text = _match_cli("--help").stdout
+    assert "95% interval" in text and "%%" not in text

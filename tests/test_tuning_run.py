@@ -49,10 +49,39 @@ def test_a_confirmed_run_exports_a_loadable_weight_file_and_resumes(tmp_path: Pa
     assert trials(tmp_path, "s")[0].params["scale"] == 1.0  # the paper's defaults come first
     assert "Confirmation on held-out openings" in (run_dir / "summary.md").read_text()
 
-    again = tuner(tmp_path, "--trials", "1", "--baseline", "random", "--study", "s", "--out", "tuned.json")
+    # --trials is the study's target: the same command again plays no trial and replays no confirmation
+    same = tuner(tmp_path, "--trials", "2", "--baseline", "random", "--study", "s", "--out", "tuned.json")
+    assert same.returncode == 0, same.stderr
+    assert "resuming study 's'" in same.stderr and "2 finished trials; 0 more" in same.stderr
+    assert "\n0 games in" in same.stdout and [t.number for t in trials(tmp_path, "s")] == [0, 1]
+    assert load_weights(tmp_path / "tuned.json", CONNECT4).provenance["confirmation"] == provenance["confirmation"]
+
+    again = tuner(tmp_path, "--trials", "3", "--baseline", "random", "--study", "s", "--out", "tuned.json")
     assert again.returncode == 0, again.stderr
     assert [t.number for t in trials(tmp_path, "s")] == [0, 1, 2]
     assert len((run_dir / "trials.csv").read_text().splitlines()) == 1 + 3
+
+
+def test_a_first_run_exports_under_runs_and_leaves_weights_alone(tmp_path: Path) -> None:
+    (tmp_path / "weights").mkdir()
+    run = tuner(tmp_path, "--trials", "1", "--baseline", "random", "--study", "first")
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "runs" / "first" / "connect4-square_values-tuned.json").is_file()
+    assert not any((tmp_path / "weights").iterdir())
+    assert "cp runs/first/connect4-square_values-tuned.json weights/" in run.stdout
+    assert "drawing 7 openings" in run.stderr  # no silent start: the user is told what takes the time
+
+
+def test_a_resume_proposes_new_configurations(tmp_path: Path) -> None:
+    first = tuner(tmp_path, "--trials", "4", "--study", "r", "--baseline", "random", "--pruner", "none")
+    assert first.returncode == 0, first.stderr
+    resumed = tuner(tmp_path, "--trials", "8", "--study", "r", "--baseline", "random", "--pruner", "none")
+    assert resumed.returncode == 0, resumed.stderr
+    done = trials(tmp_path, "r")
+    assert len(done) == 8
+    assert len({json.dumps(t.params, sort_keys=True) for t in done}) == 8  # the resume did not replay trials 1-3
+    defaults = [t for t in done if t.user_attrs.get("start") == "paper defaults"]
+    assert [t.number for t in defaults] == [0]
 
 
 def test_no_significant_improvement_exits_3_and_exports_nothing(tmp_path: Path) -> None:
@@ -84,12 +113,20 @@ def test_a_killed_run_resumes_cleanly(tmp_path: Path) -> None:
         process.wait(timeout=30)
     before = trials(tmp_path, "k")
     finished_before = sum(t.state.is_finished() for t in before)
-    assert finished_before >= 2
-    resumed = tuner(tmp_path, "--study", "k", "--trials", "1", "--pairs", "30", "--plies", "4", "--out", "t.json")
+    killed = [t for t in before if t.state == optuna.trial.TrialState.RUNNING]
+    assert finished_before >= 2 and len(killed) == 1
+    # resumed at once (the killed trial's heartbeat is still fresh): its dead owner is noticed, the trial failed
+    # and played again with the same parameters, and nothing is left RUNNING
+    target = str(sum(t.state in (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED) for t in before) + 2)
+    resumed = tuner(tmp_path, "--study", "k", "--trials", target, "--pairs", "30", "--plies", "4", "--out", "t.json")
     assert resumed.returncode in (0, EXIT_NO_IMPROVEMENT), resumed.stderr
+    assert "1 of a dead process failed, 1 queued again" in resumed.stderr
     after = trials(tmp_path, "k")
     assert [t.number for t in after] == list(range(len(after)))
-    assert sum(t.state.is_finished() for t in after) >= finished_before + 1
+    assert not [t.number for t in after if t.state == optuna.trial.TrialState.RUNNING]
+    assert after[killed[0].number].state == optuna.trial.TrialState.FAIL
+    retries = [t for t in after if t.system_attrs.get("failed_trial") == killed[0].number]
+    assert len(retries) == 1 and retries[0].state.is_finished() and retries[0].params == killed[0].params
     assert all(t.values is not None for t in after if t.state == optuna.trial.TrialState.COMPLETE)
     assert not list(tmp_path.glob("**/*.tmp")) and not list(tmp_path.glob("**/.*.tmp.png"))
 
@@ -190,3 +227,77 @@ def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
         legal = [int(a) for a in range(7) if info["action_mask"][a]]
         observation, reward, terminated, truncated, info = env.step(legal[0])
     assert reward in (-1.0, 0.0, 1.0)
+
+
+def _interrupt_when_playing(command: list[str], cwd: Path, ready) -> subprocess.CompletedProcess[str]:
+    """Start ``command`` in its own process group, wait until ``ready()``, then Ctrl-C the group as a terminal does."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)  # fmt: skip
+    try:
+        deadline = time.time() + 240
+        while not ready() and time.time() < deadline:
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.5)
+        time.sleep(1.0)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
+               "--study", "c", "--trials", "200", "--pairs", "30", "--plies", "4", "--workers", "2", "--out", "t.json"]  # fmt: skip
+
+    def playing() -> bool:
+        try:
+            return any(t.state == optuna.trial.TrialState.RUNNING for t in trials(tmp_path, "c"))
+        except Exception:  # no study yet
+            return False
+
+    done = _interrupt_when_playing(command, tmp_path, playing)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "interrupted" in done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 4, done.stderr  # the start-up lines and one message
+    left = trials(tmp_path, "c")
+    assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
+
+
+def test_ctrl_c_ends_a_match_with_one_message_and_exit_130(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "tuning.match", "alphabeta:heuristic=square_values,depth=6",
+               "alphabeta:heuristic=square_values,depth=6", "--pairs", "100000", "--workers", "2"]  # fmt: skip
+    started = time.time()
+    done = _interrupt_when_playing(command, tmp_path, lambda: time.time() - started > 8)
+    assert done.returncode == 130 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip() == "tuning.match: interrupted"
+
+
+def test_two_tuners_starting_together_queue_the_defaults_once(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
+               "--study", "two", "--trials", "4", "--baseline", "random", "--confirm-top", "1"]  # fmt: skip
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for folder in folders:
+        folder.mkdir()
+    processes = [subprocess.Popen(command + ["--out", "t.json"], cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for f in folders]  # fmt: skip
+    outputs = [p.communicate(timeout=600) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    shared = trials(tmp_path, "two")
+    assert sum(t.user_attrs.get("start") == "paper defaults" for t in shared) == 1
+    assert len({json.dumps(t.params, sort_keys=True) for t in shared}) == len(shared)  # no worker replayed another
+
+
+def test_the_progress_bar_ends_at_100_percent_when_trials_are_pruned(capsys) -> None:
+    from tuning.run import Progress
+
+    bar = Progress(total=100, enabled=True)
+    bar.advance(10)
+    bar.shrink(60)  # a pruned trial's unplayed pairs
+    bar.advance(10)
+    bar.replan(20)  # the confirmation
+    bar.advance(15)  # one confirmation ends early
+    bar.close()
+    last = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    assert "100%" in last and "35/35" in last, last

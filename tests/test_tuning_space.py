@@ -105,3 +105,20 @@ def test_a_candidates_weight_file_carries_its_search_settings(tmp_path) -> None:
     save_weights(candidate.weight_file(game, {"study": "t"}), tmp_path / "w.json")
     agent = AlphaBetaAgent(game, weights=tmp_path / "w.json")
     assert (agent.depth, agent.branching, agent.nodes, agent.radius) == (3, 6, 500, 2)
+
+
+def test_onepercent_in_a_shared_study_proposes_as_one_process_would() -> None:
+    # Two workers (two sampler objects, as two processes would hold) taking turns on one study propose exactly
+    # what one worker alone proposes: the sampler keeps no state of its own between trials.
+    def run(workers: int) -> list[dict]:
+        storage = optuna.storages.InMemoryStorage()
+        studies = [optuna.create_study(storage=storage, study_name="s", direction="maximize", load_if_exists=True,
+                                       sampler=OnePercentSampler({"x": 10.0, "n": 2}, seed=5)) for _ in range(workers)]  # fmt: skip
+        studies[0].enqueue_trial({"x": 10.0, "n": 2})
+        for i in range(12):
+            studies[i % workers].optimize(_toy, n_trials=1)
+        return [t.params for t in studies[0].trials]
+
+    alone, shared = run(1), run(2)
+    assert shared == alone
+    assert len({(p["x"], p["n"]) for p in shared}) > 6  # and it moves

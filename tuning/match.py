@@ -15,7 +15,7 @@ searches depend on the machine's load.
 Command line::
 
     python -m tuning.match "alphabeta:depth=4" "alphabeta:depth=2" --pairs 100 --workers 2
-    python -m tuning.match weights/connect4-c4_features.json rules --sprt 0,10
+    python -m tuning.match weights/connect4-c4_features.json "alphabeta:heuristic=square_values,nodes=1000" --sprt 0,10
 
 Example:
     >>> from games import TIC_TAC_TOE
@@ -27,11 +27,14 @@ Example:
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import os
+import signal
 import sys
+import threading
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -123,7 +126,8 @@ class MatchResult:
             f"{self.name_a} vs {self.name_b}: {self.games} games, {len(self.pairs)} pairs",
             f"W/D/L {wins}/{draws}/{losses}   pentanomial [0, 1/2, 1, 3/2, 2] = {self.pentanomial}",
             f"pairs: {pairs.describe()}",
-            f"games: {games.describe()} (ignores the pairing: wider)",
+            f"games: {games.describe()} (treats the games as independent, which paired games are not: "
+            "the pairs line is the valid one)",
             f"nodes/move: A {self.nodes_per_move(0):.0f}, B {self.nodes_per_move(1):.0f}",
         ]
         if self.sprt_verdict is not None:
@@ -232,7 +236,7 @@ class MatchRunner:
             raise ValueError(f"workers={workers!r} must be a positive integer")
         self.workers = workers
         # spawn, not fork: the parent may hold threads (Optuna's heartbeat, a database driver)
-        self._pool = multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+        self._pool = _spawn_pool(workers) if workers > 1 else None
 
     def __enter__(self) -> MatchRunner:
         return self
@@ -247,18 +251,19 @@ class MatchRunner:
             self._pool.join()
             self._pool = None
 
-    def play(self, tasks: Sequence[PairTask]) -> Iterator[PairResult]:
-        """Play ``tasks`` and yield their results in task order.
+    def play(self, tasks: Iterable[PairTask]) -> Iterator[PairResult]:
+        """Play ``tasks`` (any iterable, drawn lazily) and yield their results in task order.
 
         Tasks go out in waves of two per worker, so a consumer that stops
-        early (an SPRT, a pruner) wastes at most one wave.
+        early (an SPRT, a pruner) wastes at most one wave, and a match of a
+        billion pairs holds one wave of tasks in memory, not the list.
         """
         if self._pool is None:
             yield from map(play_pair, tasks)
             return
-        wave = 2 * self.workers
-        for start in range(0, len(tasks), wave):
-            yield from self._pool.imap(play_pair, tasks[start : start + wave])
+        stream = iter(tasks)
+        while wave := list(itertools.islice(stream, 2 * self.workers)):
+            yield from self._pool.imap(play_pair, wave)
 
     def match(
         self,
@@ -288,11 +293,13 @@ class MatchRunner:
             raise ValueError("a match needs at least one opening")
         names = [make_agent(spec, game).name for spec in (spec_a, spec_b)]
         result = MatchResult(names[0], names[1])
-        tasks = [PairTask(game, spec_a, spec_b, tuple(openings[i % len(openings)]), seed, i) for i in range(pairs)]
+        tasks = (PairTask(game, spec_a, spec_b, tuple(openings[i % len(openings)]), seed, i) for i in range(pairs))
         for pair in self.play(tasks):
             result.add(pair)
             if sprt is not None:
                 verdict = sprt.decide(result.pentanomial)
+                if verdict == "continue" and len(result.pairs) == pairs:
+                    verdict = f"no decision within the cap of {pairs} pairs (--pairs)"
                 result.sprt_verdict = f"{verdict} after {len(result.pairs)} pairs (LLR {sprt.llr(result.pentanomial):+.2f}, " \
                                       f"bounds [{sprt.lower:.2f}, {sprt.upper:.2f}])"  # fmt: skip
                 if verdict != "continue":
@@ -300,6 +307,25 @@ class MatchRunner:
             if on_pair is not None and on_pair(result):
                 break
         return result
+
+
+def _spawn_pool(workers: int) -> Any:
+    """A spawned pool whose workers ignore Ctrl-C and leave it to the parent, which stops them.
+
+    A terminal sends Ctrl-C to the whole process group; a worker that got it
+    would print its own traceback.  The workers are started while the parent
+    ignores SIGINT: an ignored signal stays ignored across exec, and Python
+    installs its KeyboardInterrupt handler only where SIGINT is not ignored,
+    so a worker ignores Ctrl-C from its first instruction on.
+    """
+    context = multiprocessing.get_context("spawn")
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may change handlers
+        return context.Pool(workers)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return context.Pool(workers)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def check_specs(game: KInARow, specs: Sequence[str]) -> None:
@@ -315,11 +341,19 @@ def play_match(game: KInARow, spec_a: str, spec_b: str, openings: Sequence[Openi
         return runner.match(game, spec_a, spec_b, openings, pairs, seed, sprt)
 
 
+DEFAULT_PAIRS = 100
+"""Pairs of a match without an SPRT."""
+SPRT_PAIR_CAP = 20_000
+"""The most pairs an SPRT plays when it does not decide (40,000 games)."""
+MAX_OPENINGS = 500
+"""Distinct openings drawn by default; pairs beyond cycle through them with other seeds."""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tuning.match",
         description="Play agent A against agent B on paired random openings and report W/D/L, "
-        "pentanomial counts, Elo with a 95%% interval, LOS and optionally an SPRT.",
+        "pentanomial counts, Elo with a 95% interval, LOS and optionally an SPRT (which plays on until it decides).",
     )
     parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4')")
     parser.add_argument("b", help="agent spec or weight file of B")
@@ -327,11 +361,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rows", type=int)
     parser.add_argument("--cols", type=int)
     parser.add_argument("--k", type=int)
-    parser.add_argument("--pairs", type=int, default=100, help="game pairs to play at most (default 100)")
+    parser.add_argument("--pairs", type=int, default=None,
+                        help=f"game pairs to play at most (default {DEFAULT_PAIRS}; with --sprt the cap on an undecided "
+                        f"test, default {SPRT_PAIR_CAP})")
     parser.add_argument("--plies", type=int, default=4, help="random plies per opening (default 4)")
     parser.add_argument("--openings", type=int, default=None,
                         help="distinct openings to cycle through (default: one per pair, at most 500)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes, at least 1 (default: all cores)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sprt", help="run an SPRT on nElo bounds 'elo0,elo1' and stop when it decides")
     parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
@@ -344,16 +380,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
-        if args.pairs < 1:
-            raise ValueError(f"--pairs {args.pairs} must be at least 1")
-        sprt = Sprt(*parse_sprt(args.sprt), alpha=args.alpha, beta=args.beta) if args.sprt else None
-        check_specs(game, (args.a, args.b))
-        count = args.openings or min(args.pairs, 500)
-        book = make_openings(game, count=count, plies=args.plies, seed=args.seed, heldout=0.0)
-        result = play_match(game, args.a, args.b, book.tuning, args.pairs, args.seed, args.workers or default_workers(), sprt)
-    except (AgentSpecError, GameError, ValueError, OSError) as error:
-        parser.error(str(error))
+        try:
+            game = make_game(args.game, args.rows, args.cols, args.k)
+            pairs = args.pairs if args.pairs is not None else (SPRT_PAIR_CAP if args.sprt else DEFAULT_PAIRS)
+            for name, value in (("--pairs", pairs), ("--openings", args.openings), ("--workers", args.workers)):
+                if value is not None and value < 1:
+                    raise ValueError(f"{name} {value} must be at least 1")
+            sprt = Sprt(*parse_sprt(args.sprt), alpha=args.alpha, beta=args.beta) if args.sprt else None
+            check_specs(game, (args.a, args.b))
+            count = args.openings or min(pairs, MAX_OPENINGS)
+            book = make_openings(game, count=count, plies=args.plies, seed=args.seed, heldout=0.0)
+            result = play_match(game, args.a, args.b, book.tuning, pairs, args.seed, args.workers or default_workers(), sprt)
+        except (AgentSpecError, GameError, ValueError, OSError) as error:
+            parser.error(str(error))
+    except KeyboardInterrupt:
+        print("tuning.match: interrupted", file=sys.stderr)
+        return 130
     print(result.report())
     return 0
 

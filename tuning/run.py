@@ -21,13 +21,18 @@ games (each opening twice, colours swapped) against a baseline:
    ``summary.md`` and PNG plots.
 
 The study lives in an Optuna storage (``sqlite:///runs/tuning.db`` by
-default).  Re-running with the same ``--study`` resumes it; several
-machines running the same command against one PostgreSQL URL share it
-(Optuna's own distributed mode).  A run killed mid-trial loses that trial
-only: the storage commits trial by trial, dead trials are failed by the
-heartbeat, and files are written atomically.
+default).  ``--trials N`` is the study's target: a run plays trials until
+the study holds N finished (complete or pruned) trials, its own and those
+of earlier runs and other workers, so re-running the same command after a
+kill finishes the job instead of doubling it.  Several processes or
+machines running the same command against one storage (a PostgreSQL URL
+across machines) share the study.  A run killed mid-trial loses nothing: the
+storage commits trial by trial, a dead process's RUNNING trial is failed
+(at once on the same host, by the heartbeat elsewhere) and queued again,
+confirmations already played are stored in the study and reused, and files
+are written atomically.  See :mod:`tuning._study`.
 
-Exit codes: 0 a confirmed improvement was exported; 3 none was found; 2 bad input.
+Exit codes: 0 a confirmed improvement was exported; 3 none was found; 2 bad input; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -57,18 +62,18 @@ from games.errors import GameError
 from heuristics import get_spec, load_weights, save_weights
 from heuristics.errors import HeuristicError
 from search.agents import AgentSpecError, default_heuristic, make_agent
-from tuning.match import MatchResult, MatchRunner, default_workers
+from tuning._study import claim, create_or_load, finished, open_storage, recover, redact, sampler_seed, stop_at
+from tuning.match import MatchResult, MatchRunner
 from tuning.openings import OpeningBook, make_openings, write_text_atomic
 from tuning.samplers import SAMPLERS, make_sampler
 from tuning.space import TUNABLE, Candidate, SearchSpace, parse_bounds
-from tuning.stats import Estimate
+from tuning.stats import Estimate, pentanomial
 
 EXIT_NO_IMPROVEMENT = 3
 """Exit code when no candidate confirms a significant improvement."""
+EXIT_INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
 PRUNERS = ("wilcoxon", "median", "none")
-HEARTBEAT_SECONDS = 10
-GRACE_SECONDS = 60
-"""A RUNNING trial whose heartbeat is this old belongs to a dead process and is marked FAIL."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,7 @@ class Setup:
     run_dir: Path
     out: Path
     storage_url: str
+    storage: optuna.storages.BaseStorage
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -109,7 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--random-every", type=int, help="both sides play a random move every N-th move (diversity)")
     s.add_argument("--radius", type=int, help="m,n,k: both sides consider only cells within this distance of a stone")
     t = p.add_argument_group("study")
-    t.add_argument("--trials", type=int, default=100, help="trials to run in this invocation (default 100)")
+    t.add_argument("--trials", type=int, default=100,
+                   help="the study's target: run trials until the study holds this many finished (complete or pruned) "
+                   "trials, counting earlier runs and other workers on it (default 100)")
     t.add_argument("--timeout", type=float, help="stop starting new trials after this many seconds")
     t.add_argument("--pairs", type=int, default=150, help="game pairs per trial, at most (default 150)")
     t.add_argument("--sampler", default=None, choices=SAMPLERS, help="default tpe (nsga2 in pareto mode)")
@@ -123,7 +131,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--confirm-top", type=int, default=3, help="best trials replayed on held-out openings (default 3)")
     c.add_argument("--confirm-pairs", type=int, default=350, help="pairs per confirmation (default 350)")
     o = p.add_argument_group("output")
-    o.add_argument("--out", help="weight file to export (default weights/<game>-<heuristic>-tuned.json)")
+    o.add_argument("--out", help="weight file to export (default <run-dir>/<game>-<heuristic>-tuned.json; "
+                   "copy it into weights/ to ship it)")
     o.add_argument("--run-dir", help="folder for openings, tables, plots (default runs/<study>)")
     o.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -133,11 +142,6 @@ def game_tag(game: KInARow) -> str:
     """``connect4``, ``tictactoe``, ``gomoku`` for the presets, else e.g. ``mnk-9x9x5``."""
     presets = {("connect4", 6, 7, 4): "connect4", ("mnk", 3, 3, 3): "tictactoe", ("mnk", 15, 15, 5): "gomoku"}
     return presets.get((game.kind, game.rows, game.cols, game.k), f"{game.kind}-{game.rows}x{game.cols}x{game.k}")
-
-
-def redact(url: str) -> str:
-    """A storage URL without its password, for messages and provenance."""
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
 def _int_pair(text: str, name: str) -> tuple[int, int]:
@@ -213,10 +217,15 @@ def prepare(args: argparse.Namespace) -> Setup:
         raise ValueError(f"--study {study!r}: use letters, digits, '.', '_' and '-' only (it names the run folder)")
     args.study = study
     run_dir = Path(args.run_dir or Path("runs") / study)
-    out = Path(args.out or Path("weights") / f"{game_tag(game)}-{heuristic}-tuned.json")
+    # never into weights/ by default: a first run must not overwrite the shipped, tracked files
+    out = Path(args.out or run_dir / f"{game_tag(game)}-{heuristic}-tuned.json")
     for path in (out, run_dir / "summary.md"):
         _check_writable(path)
-    return Setup(args, game, space, baseline, _book(args, game, run_dir), run_dir, out, args.storage)
+    nodes = args.nodes if args.mode == "fair" else None
+    make_agent(space.candidate(space.defaults(), nodes, args.random_every, args.radius).spec(), game)  # budgets
+    storage = open_storage(args.storage)
+    storage.get_all_studies()  # reachable? (before any file is written or game played)
+    return Setup(args, game, space, baseline, _book(args, game, run_dir), run_dir, out, args.storage, storage)
 
 
 def _book(args: argparse.Namespace, game: KInARow, run_dir: Path) -> OpeningBook:
@@ -230,29 +239,17 @@ def _book(args: argparse.Namespace, game: KInARow, run_dir: Path) -> OpeningBook
                              f"{args.confirm_pairs}: use another --study or --run-dir")  # fmt: skip
         return book
     total = args.pairs + args.confirm_pairs
-    return make_openings(game, total, args.plies, args.seed, heldout=args.confirm_pairs / total)
+    say(f"drawing {total} openings of {args.plies} plies, each checked by a depth-4 search "
+        "(a first run also compiles the search kernels: about a minute, cached after that) ...")  # fmt: skip
+    started = time.perf_counter()
+    book = make_openings(game, total, args.plies, args.seed, heldout=args.confirm_pairs / total)
+    say(f"openings ready in {time.perf_counter() - started:.0f} s")
+    return book
 
 
-def open_storage(url: str) -> optuna.storages.BaseStorage:
-    """An RDB storage with heartbeats, so trials of killed processes are failed rather than left RUNNING."""
-    if url.startswith("sqlite:///"):
-        path = Path(url[len("sqlite:///") :])
-        if str(path) not in ("", ":memory:"):
-            _check_writable(path)
-    engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {"pool_pre_ping": True}
-    for attempt in range(5):
-        try:
-            return optuna.storages.RDBStorage(url, engine_kwargs=engine_kwargs, heartbeat_interval=HEARTBEAT_SECONDS,
-                                              grace_period=GRACE_SECONDS)  # fmt: skip
-        except Exception as error:  # sqlalchemy's errors, a missing driver, a bad URL: all one-line messages here
-            text = str(error)
-            # Two processes creating Optuna's tables at once: the loser retries and finds them made.
-            if ("duplicate key" in text or "already exists" in text) and attempt < 4:
-                time.sleep(0.5 * (attempt + 1))
-                continue
-            first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
-            raise ValueError(f"cannot open storage {redact(url)}: {first}") from None
-    raise AssertionError("unreachable")
+def say(message: str) -> None:
+    """A progress line on stderr (stdout keeps the results)."""
+    print(f"tuning.run: {message}", file=sys.stderr, flush=True)
 
 
 def _study_attrs(setup: Setup) -> dict[str, Any]:
@@ -263,34 +260,41 @@ def _study_attrs(setup: Setup) -> dict[str, Any]:
             "seed": a.seed}  # fmt: skip
 
 
-def open_study(setup: Setup, storage: optuna.storages.BaseStorage) -> optuna.Study:
-    """Create the study or resume it, refusing to mix runs of different settings in one study."""
+def open_study(setup: Setup, storage: optuna.storages.BaseStorage) -> tuple[optuna.Study, bool]:
+    """``(study, created)``: create the study or resume it, refusing to mix runs of different settings.
+
+    Only the process that creates the study queues the paper's defaults and
+    seeds its sampler with ``--seed``; one that resumes or joins a study gets
+    a fresh seed (see :func:`tuning._study.sampler_seed`), so it proposes new
+    configurations instead of replaying the first run's.
+    """
     args = setup.args
     up, down = optuna.study.StudyDirection.MAXIMIZE, optuna.study.StudyDirection.MINIMIZE
     directions = [up] if args.mode == "fair" else [up, down]
     sampler_name = args.sampler or ("tpe" if args.mode == "fair" else "nsga2")
-    sampler = make_sampler(sampler_name, args.seed, setup.space.defaults(), len(directions))
     pruner_name = args.pruner if args.mode == "fair" else "none"
     pruner: optuna.pruners.BasePruner = {
         "wilcoxon": lambda: optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=max(2, args.pairs // 4)),
         "median": lambda: optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=max(2, args.pairs // 4)),
         "none": optuna.pruners.NopPruner,
     }[pruner_name]()
-    study = optuna.create_study(storage=storage, study_name=args.study, sampler=sampler, pruner=pruner,
-                                directions=directions, load_if_exists=True)  # fmt: skip
+    study, created = create_or_load(storage, args.study, directions, pruner)
+    if list(study.directions) != directions:
+        raise ValueError(f"study {args.study!r} was created with other settings (mode); use another --study")
     attrs = _study_attrs(setup)
-    old = study.user_attrs
-    if old:
-        changed = [k for k, v in attrs.items() if k in old and old[k] != v and k != "seed"]
-        if changed or list(study.directions) != directions:
-            what = ", ".join(f"{k}: {old.get(k)!r} then, {attrs[k]!r} now" for k in changed) or "mode"
-            raise ValueError(f"study {args.study!r} was created with other settings ({what}); use another --study")
-    else:
+    if created:
         for key, value in attrs.items():
             study.set_user_attr(key, value)
-    if not study.trials:
-        study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"}, skip_if_exists=True)
-    return study
+        study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
+    else:
+        old = study.user_attrs
+        changed = [k for k, v in attrs.items() if k in old and old[k] != v and k != "seed"]
+        if changed:
+            what = ", ".join(f"{k}: {old.get(k)!r} then, {attrs[k]!r} now" for k in changed)
+            raise ValueError(f"study {args.study!r} was created with other settings ({what}); use another --study")
+    seed = sampler_seed(args.seed, created, len(study.trials))
+    study.sampler = make_sampler(sampler_name, seed, setup.space.defaults(), len(directions))
+    return study, created
 
 
 class Progress:
@@ -315,9 +319,23 @@ class Progress:
             if note:
                 self._bar.set_postfix_str(note, refresh=False)
 
-    def close(self) -> None:
-        """Finish the bar."""
+    def shrink(self, games: int) -> None:
+        """Take ``games`` that will not be played (a pruned trial's rest) off the total, so the bar ends at 100%."""
+        if self._bar is not None and games > 0:
+            self._bar.total = max(self._bar.n, self._bar.total - games)
+            self._bar.refresh()
+
+    def replan(self, games: int) -> None:
+        """From now on, ``games`` more are expected."""
         if self._bar is not None:
+            self._bar.total = self._bar.n + games
+            self._bar.refresh()
+
+    def close(self) -> None:
+        """Finish the bar at what was played (a timeout or an early stop is not shown as a stall)."""
+        if self._bar is not None:
+            self._bar.total = self._bar.n
+            self._bar.refresh()
             self._bar.close()
 
     @property
@@ -326,7 +344,7 @@ class Progress:
         return self.games / max(time.perf_counter() - self.started, 1e-9)
 
 
-def make_objective(setup: Setup, runner: MatchRunner, progress: Progress) -> Any:
+def make_objective(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> Any:
     """The Optuna objective: play the trial's candidate against the baseline on the tuning openings."""
     args = setup.args
     nodes = args.nodes if args.mode == "fair" else None
@@ -334,6 +352,7 @@ def make_objective(setup: Setup, runner: MatchRunner, progress: Progress) -> Any
     per_pair = args.pruner == "wilcoxon"
 
     def objective(trial: optuna.Trial) -> Any:
+        claim(study, trial)  # so a resume can tell this trial's process is dead
         candidate = setup.space.candidate(setup.space.suggest(trial), nodes, args.random_every, args.radius)
         trial.set_user_attr("spec", candidate.spec())
         pruned = False
@@ -353,6 +372,7 @@ def make_objective(setup: Setup, runner: MatchRunner, progress: Progress) -> Any
                               args.pairs, args.seed, on_pair=on_pair)  # fmt: skip
         _record(trial, result)
         if pruned:
+            progress.shrink(2 * (args.pairs - len(result.pairs)))
             raise optuna.TrialPruned(f"pruned after {len(result.pairs)} pairs")
         if args.mode == "pareto":
             return result.score, result.nodes_per_move(0)
@@ -376,12 +396,17 @@ def _finite(x: float) -> Optional[float]:
 
 @dataclass(frozen=True)
 class Confirmation:
-    """A top trial replayed on the held-out openings."""
+    """A top trial replayed on the held-out openings: W/D/L and pentanomial counts of the candidate."""
 
     trial: FrozenTrial
     candidate: Candidate
-    result: MatchResult
-    estimate: Estimate
+    wdl: tuple[int, int, int]
+    pentanomial: tuple[int, ...]
+
+    @property
+    def estimate(self) -> Estimate:
+        """Elo over the baseline from the pair counts, with its 95% interval."""
+        return pentanomial(list(self.pentanomial))
 
 
 def top_trials(study: optuna.Study, count: int) -> list[FrozenTrial]:
@@ -402,13 +427,30 @@ def top_trials(study: optuna.Study, count: int) -> list[FrozenTrial]:
     return chosen
 
 
+CONFIRMATION_SEED_OFFSET = 1_000_003
+"""Confirmation games use ``--seed`` plus this: fresh games, not replays of the search's."""
+
+
 def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> list[Confirmation]:
-    """Replay the top trials with fresh games (a new seed) on the held-out openings."""
+    """Replay the top trials with fresh games (a new seed) on the held-out openings.
+
+    Each finished confirmation is stored in the study (a user attribute keyed
+    by trial, with its seed, pair count and spec), so a run killed during
+    confirmation, or a second worker, reuses it instead of replaying it.
+    """
     args = setup.args
     nodes = args.nodes if args.mode == "fair" else None
+    seed = args.seed + CONFIRMATION_SEED_OFFSET
     confirmations = []
     for trial in top_trials(study, args.confirm_top):
         candidate = setup.space.candidate(trial.params, nodes, args.random_every, args.radius)
+        key = f"confirmation:{trial.number}"
+        settings = {"seed": seed, "pairs": args.confirm_pairs, "spec": candidate.spec()}
+        stored = study.user_attrs.get(key)
+        if isinstance(stored, dict) and all(stored.get(k) == v for k, v in settings.items()):
+            progress.shrink(2 * args.confirm_pairs)
+            confirmations.append(Confirmation(trial, candidate, tuple(stored["wdl"]), tuple(stored["pentanomial"])))
+            continue
         note = f"confirming trial {trial.number}"
 
         def on_pair(result: MatchResult) -> bool:
@@ -416,8 +458,9 @@ def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Pr
             return False
 
         result = runner.match(setup.game, candidate.spec(), setup.baseline, setup.book.heldout, args.confirm_pairs,
-                              seed=args.seed + 1_000_003, on_pair=on_pair)  # fmt: skip
-        confirmations.append(Confirmation(trial, candidate, result, result.estimate()))
+                              seed=seed, on_pair=on_pair)  # fmt: skip
+        study.set_user_attr(key, {**settings, "wdl": list(result.wdl), "pentanomial": result.pentanomial})
+        confirmations.append(Confirmation(trial, candidate, result.wdl, tuple(result.pentanomial)))
     return confirmations
 
 
@@ -520,14 +563,15 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         "| trial | search score | confirmation pairs | W/D/L | Elo | 95% interval | LOS |", "|---|---|---|---|---|---|---|",
     ]  # fmt: skip
     for c in confirmations:
-        w, d, l = c.result.wdl
+        w, d, l = c.wdl
         e = c.estimate
         lines.append(f"| {c.trial.number} | {c.trial.values[0]:.3f} | {e.n} | {w}/{d}/{l} | {e.elo:+.1f} | "
                      f"[{e.elo_low:+.1f}, {e.elo_high:+.1f}] | {e.los:.1%} |")  # fmt: skip
     lines += ["", "## Verdict", "", verdict, ""]
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
-    lines += ["Browse the study: `optuna-dashboard " + redact(setup.storage_url) + "`", ""]
+    lines += ["Browse the study with [optuna-dashboard](https://github.com/optuna/optuna-dashboard) "
+              "(`pip install optuna-dashboard`): `optuna-dashboard " + redact(setup.storage_url) + "`", ""]
     return "\n".join(lines)
 
 
@@ -536,30 +580,37 @@ def print_table(confirmations: list[Confirmation]) -> None:
     print(f"{'trial':>5} {'search':>7} {'pairs':>5} {'W/D/L':>11} {'Elo':>7} {'95% interval':>18} {'LOS':>6}")
     for c in confirmations:
         e = c.estimate
-        print(f"{c.trial.number:>5} {c.trial.values[0]:>7.3f} {e.n:>5} {'/'.join(map(str, c.result.wdl)):>11} "
+        print(f"{c.trial.number:>5} {c.trial.values[0]:>7.3f} {e.n:>5} {'/'.join(map(str, c.wdl)):>11} "
               f"{e.elo:>+7.1f} {f'[{e.elo_low:+.1f}, {e.elo_high:+.1f}]':>18} {e.los:>6.1%}")  # fmt: skip
 
 
 def run(setup: Setup) -> int:
     """Optimise, confirm, export and report; returns the exit code."""
     args = setup.args
-    storage = open_storage(setup.storage_url)
-    study = open_study(setup, storage)
+    study, created = open_study(setup, setup.storage)
     setup.book.save(setup.run_dir / "openings.json")
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    total = args.trials * args.pairs * 2 + args.confirm_top * args.confirm_pairs * 2
+    failed, queued = recover(study)
+    done = finished(study)
+    remaining = max(0, args.trials - done)
+    if not created:
+        say(f"resuming study {args.study!r} in {redact(setup.storage_url)}: {done} finished trials"
+            + (f", {failed} of a dead process failed" if failed else "") + (f", {queued} queued again" if queued else "")
+            + f"; {remaining} more to reach --trials {args.trials}")  # fmt: skip
+    total = remaining * args.pairs * 2 + args.confirm_top * args.confirm_pairs * 2
     progress = Progress(total, not args.no_progress)
     started = time.perf_counter()
-    with MatchRunner(args.workers or default_workers()) as runner:
-        study.optimize(make_objective(setup, runner, progress), n_trials=args.trials, timeout=args.timeout,
-                       catch=(), gc_after_trial=False)  # fmt: skip
+    with MatchRunner(args.workers) as runner:
+        if remaining:
+            study.optimize(make_objective(setup, study, runner, progress), n_trials=remaining, timeout=args.timeout,
+                           callbacks=[stop_at(args.trials)], catch=(), gc_after_trial=False)  # fmt: skip
+        progress.replan(2 * args.confirm_top * args.confirm_pairs)  # trials other workers ran or a timeout cut off
         confirmations = confirm(setup, study, runner, progress)
     progress.close()
     seconds = time.perf_counter() - started
     write_text_atomic(setup.run_dir / "trials.csv", _csv_text(trial_rows(study)))
     write_text_atomic(setup.run_dir / "confirmation.csv", _csv_text([
-        {"trial": c.trial.number, "spec": c.candidate.spec(), "pairs": c.estimate.n, "wdl": "/".join(map(str, c.result.wdl)),
-         "pentanomial": " ".join(map(str, c.result.pentanomial)), "elo": c.estimate.elo, "elo_low": c.estimate.elo_low,
+        {"trial": c.trial.number, "spec": c.candidate.spec(), "pairs": c.estimate.n, "wdl": "/".join(map(str, c.wdl)),
+         "pentanomial": " ".join(map(str, c.pentanomial)), "elo": c.estimate.elo, "elo_low": c.estimate.elo_low,
          "elo_high": c.estimate.elo_high, "los": c.estimate.los} for c in confirmations]))  # fmt: skip
     best = max(confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
     code = EXIT_NO_IMPROVEMENT
@@ -584,7 +635,9 @@ def run(setup: Setup) -> int:
     print_table(confirmations)
     print(verdict)
     print(f"{progress.games} games in {seconds:.0f} s ({progress.rate:.1f} games/s); run folder {setup.run_dir}")
-    print(f"Browse the study: optuna-dashboard {redact(setup.storage_url)}")
+    print(f"Browse the study (pip install optuna-dashboard): optuna-dashboard {redact(setup.storage_url)}")
+    if code == 0 and setup.out.resolve().parent != (Path("weights")).resolve():
+        print(f"To ship it: cp {setup.out} weights/")
     return code
 
 
@@ -592,18 +645,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``python -m tuning.run``."""
     # heartbeats and the Wilcoxon pruner are marked experimental; the run relies on them knowingly
     warnings.filterwarnings("ignore", category=ExperimentalWarning)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # Optuna logs a failed trial with its traceback at WARNING: a trial failed by Ctrl-C is reported by one line
+    # of ours instead, and any other failure is raised (catch=()) with its traceback anyway
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        setup = prepare(args)
-        open_storage(setup.storage_url).get_all_studies()  # reachable? (before any file or game)
-    except (ValueError, GameError, HeuristicError, AgentSpecError, OSError) as error:
-        parser.error(str(error))
-    try:
-        return run(setup)
-    except ValueError as error:  # settings that clash with a resumed study
-        parser.error(str(error))
+        try:
+            setup = prepare(args)
+        except (ValueError, GameError, HeuristicError, AgentSpecError, OSError) as error:
+            parser.error(str(error))
+        try:
+            return run(setup)
+        except ValueError as error:  # settings that clash with a resumed study
+            parser.error(str(error))
+    except KeyboardInterrupt:
+        say("interrupted. The study keeps every finished trial and confirmation; the trial under way is failed "
+            "and queued again. Run the same command to resume.")  # fmt: skip
+        return EXIT_INTERRUPTED
     return 2
 
 

@@ -27,15 +27,22 @@ SAMPLERS = ("tpe", "cmaes", "gp", "random", "nsga2", "onepercent")
 class OnePercentSampler(BaseSampler):
     """The paper's rule: move one parameter of the best configuration so far by 1% up or down.
 
+    Stateless between trials, so it works the same in a study shared by
+    several processes: the incumbent is read from the storage, the random
+    choice of a trial depends only on ``(seed, trial number)``, and the
+    trial's proposal is kept in the trial's system attributes (any process
+    that samples the trial reads the same one).
+
     Args:
         start: the starting point (the default weights and settings).
         seed: seeds the choice of parameter and direction.
     """
 
+    PROPOSAL_KEY = "onepercent:proposal"
+
     def __init__(self, start: Mapping[str, float], seed: Optional[int] = None) -> None:
         self._start = dict(start)
-        self._rng = np.random.default_rng(seed)
-        self._proposals: dict[int, dict[str, Any]] = {}
+        self._seed = 0 if seed is None else int(seed)
 
     def infer_relative_search_space(self, study: Study, trial: FrozenTrial) -> dict[str, BaseDistribution]:
         """Everything is sampled independently (one parameter at a time, from the trial's proposal)."""
@@ -45,21 +52,27 @@ class OnePercentSampler(BaseSampler):
         """No joint sampling."""
         return {}
 
+    def before_trial(self, study: Study, trial: FrozenTrial) -> None:
+        """Draw the trial's proposal once and store it with the trial."""
+        if self.PROPOSAL_KEY not in trial.system_attrs:
+            study._storage.set_trial_system_attr(trial._trial_id, self.PROPOSAL_KEY, self._propose(study, trial.number))
+
     def sample_independent(self, study: Study, trial: FrozenTrial, param_name: str, param_distribution: BaseDistribution) -> Any:
         """This trial's proposal for ``param_name``, clipped to its distribution."""
-        proposal = self._proposals.get(trial.number)
-        if proposal is None:
-            proposal = self._proposals[trial.number] = self._propose(study)
+        proposal = study._storage.get_trial_system_attrs(trial._trial_id).get(self.PROPOSAL_KEY)
+        if proposal is None:  # sampled outside study.optimize/ask (no before_trial): propose now
+            proposal = self._propose(study, trial.number)
         value = proposal.get(param_name, self._start.get(param_name))
         return _clip(value, param_distribution)
 
-    def _propose(self, study: Study) -> dict[str, Any]:
+    def _propose(self, study: Study, number: int) -> dict[str, Any]:
         incumbent = _incumbent(study)
         point = dict(self._start if incumbent is None else incumbent.params)
         if incumbent is None or not point:
             return point
-        name = sorted(point)[int(self._rng.integers(len(point)))]
-        direction = 1 if self._rng.random() < 0.5 else -1
+        rng = np.random.default_rng([self._seed & 0xFFFFFFFF, number])
+        name = sorted(point)[int(rng.integers(len(point)))]
+        direction = 1 if rng.random() < 0.5 else -1
         value = point[name]
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             point[name] = int(value) + direction
