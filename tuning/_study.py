@@ -43,6 +43,8 @@ GRACE_SECONDS = 60
 MAX_RETRY = 2
 """How often a failed trial is queued again with the same parameters."""
 OWNER_KEY = "alphabeta:owner"
+TABLE_RACES = ("duplicate key", "already exists", "UNIQUE constraint failed")
+"""How PostgreSQL and SQLite say that another process created Optuna's tables first."""
 SECRET_QUERY_WORDS = ("pass", "secret", "token")
 """Query arguments whose name contains one of these are hidden (password, sslpassword, ...)."""
 
@@ -119,7 +121,7 @@ def open_storage(url: str) -> optuna.storages.RDBStorage:
         except Exception as error:  # sqlalchemy's errors, a missing driver, a bad URL: all one-line messages here
             text = str(error)
             # Two processes creating Optuna's tables at once: the loser retries and finds them made.
-            if ("duplicate key" in text or "already exists" in text) and attempt < 4:
+            if any(race in text for race in TABLE_RACES) and attempt < 4:
                 time.sleep(0.5 * (attempt + 1))
                 continue
             first = text.strip().splitlines()[0] if text.strip() else type(error).__name__
