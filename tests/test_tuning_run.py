@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -307,3 +308,38 @@ def test_the_progress_bar_ends_at_100_percent_when_trials_are_pruned(capsys) -> 
     bar.close()
     last = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
     assert "100%" in last and "35/35" in last, last
+
+
+def test_the_objective_is_pluggable_and_a_config_runs_without_a_command_line(tmp_path: Path, monkeypatch) -> None:
+    from tuning.run import TuneConfig, tune
+
+    monkeypatch.chdir(tmp_path)
+    seen = []
+
+    def planted(setup, study, runner, progress):  # no games: a known function of the weight
+        def objective(trial):
+            scale = setup.space.suggest(trial)["scale"]
+            seen.append(trial.number)
+            return -abs(scale - 2.0)
+
+        return objective
+
+    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=4, plies=2, workers=1,
+                        nodes=300, depth_range=(1, 4), tune=("weights",), baseline="random", progress=False,
+                        storage=f"sqlite:///{tmp_path / 'study.db'}", study="planted")  # fmt: skip
+    assert tune(config, objective_factory=planted) == 0  # the confirmation still plays real games, against random
+    done = trials(tmp_path, "planted")
+    assert seen == [t.number for t in done] and all(t.value == -abs(t.params["scale"] - 2.0) for t in done)
+    assert (tmp_path / "runs" / "planted" / "connect4-square_values-tuned.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [({"pairs": 0}, "--pairs 0"), ({"timeout": float("nan")}, "--timeout nan"), ({"depth_range": (3, 2)}, "--depth-range 3,2"),
+     ({"tune": ("speed",)}, "--tune 'speed'"), ({"mode": "fast"}, "--mode 'fast'"), ({"workers": 0}, "--workers 0")],
+)
+def test_a_config_names_the_bad_option(options, message) -> None:
+    from tuning.run import TuneConfig
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        TuneConfig(**options)

@@ -1,0 +1,124 @@
+"""The winner's curse, handled: replay the best trials on held-out openings, export only a confirmed one.
+
+Private to :mod:`tuning.run`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Optional
+
+import optuna
+from optuna.trial import FrozenTrial, TrialState
+
+from heuristics import save_weights
+from tuning._report import Progress
+from tuning._setup import Setup
+from tuning._study import redact
+from tuning.match import MatchResult, MatchRunner
+from tuning.space import Candidate
+from tuning.stats import Estimate, pentanomial
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A top trial replayed on the held-out openings: W/D/L and pentanomial counts of the candidate."""
+
+    trial: FrozenTrial
+    candidate: Candidate
+    wdl: tuple[int, int, int]
+    pentanomial: tuple[int, ...]
+
+    @property
+    def estimate(self) -> Estimate:
+        """Elo over the baseline from the pair counts, with its 95% interval."""
+        return pentanomial(list(self.pentanomial))
+
+
+def top_trials(study: optuna.Study, count: int) -> list[FrozenTrial]:
+    """The best completed trials, distinct configurations only (fair: by score; pareto: the front by score)."""
+    complete = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)) if t.values]
+    if len(study.directions) > 1:
+        complete = list(study.best_trials)
+    ranked = sorted(complete, key=lambda t: (-t.values[0], t.number))
+    chosen: list[FrozenTrial] = []
+    seen: set[str] = set()
+    for trial in ranked:
+        key = json.dumps(trial.params, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            chosen.append(trial)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+CONFIRMATION_SEED_OFFSET = 1_000_003
+"""Confirmation games use ``--seed`` plus this: fresh games, not replays of the search's."""
+
+
+def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> list[Confirmation]:
+    """Replay the top trials with fresh games (a new seed) on the held-out openings.
+
+    Each finished confirmation is stored in the study (a user attribute keyed
+    by trial, with its seed, pair count and spec), so a run killed during
+    confirmation, or a second worker, reuses it instead of replaying it.
+    """
+    config = setup.config
+    seed = config.seed + CONFIRMATION_SEED_OFFSET
+    confirmations = []
+    for trial in top_trials(study, config.confirm_top):
+        candidate = setup.candidate(trial.params)
+        key = f"confirmation:{trial.number}"
+        settings = {"seed": seed, "pairs": config.confirm_pairs, "spec": candidate.spec()}
+        stored = study.user_attrs.get(key)
+        if isinstance(stored, dict) and all(stored.get(k) == v for k, v in settings.items()):
+            progress.shrink(2 * config.confirm_pairs)
+            confirmations.append(Confirmation(trial, candidate, tuple(stored["wdl"]), tuple(stored["pentanomial"])))
+            continue
+        note = f"confirming trial {trial.number}"
+
+        def on_pair(result: MatchResult) -> bool:
+            progress.advance(2, note)
+            return False
+
+        result = runner.match(setup.game, candidate.spec(), setup.baseline, setup.book.heldout, config.confirm_pairs,
+                              seed=seed, on_pair=on_pair)  # fmt: skip
+        study.set_user_attr(key, {**settings, "wdl": list(result.wdl), "pentanomial": result.pentanomial})
+        confirmations.append(Confirmation(trial, candidate, result.wdl, tuple(result.pentanomial)))
+    return confirmations
+
+
+def package_version() -> str:
+    """The installed ``alphabeta-gym`` version, or ``unknown`` when run from a bare checkout."""
+    try:
+        return version("alphabeta-gym")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path) -> Path:
+    """Write the confirmed candidate as a weight file with its provenance (atomically)."""
+    e = best.estimate
+    total_games = sum(int(t.user_attrs.get("games", 0)) for t in study.get_trials(deepcopy=False))
+    provenance = {
+        "tool": "python -m tuning.run", "study": setup.study_name, "storage": redact(setup.config.storage),
+        "trial": best.trial.number, "games": total_games, "baseline": setup.baseline, "mode": setup.config.mode,
+        "confirmation": {"elo": finite(e.elo), "elo_low": finite(e.elo_low), "elo_high": finite(e.elo_high),
+                         "los": round(e.los, 4), "pairs": e.n, "games": e.games, "openings": "held-out"},
+        "seed": setup.config.seed, "package_version": package_version(),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }  # fmt: skip
+    return save_weights(best.candidate.weight_file(setup.game, provenance), path)
+
+
+
+
+def finite(x: float) -> Optional[float]:
+    """``x`` rounded for a JSON file, or None for an infinite Elo (a 100% score)."""
+    return round(x, 2) if math.isfinite(x) else None

@@ -1,0 +1,79 @@
+"""The objective a trial is scored by: its candidate against the opponents on the tuning openings.
+
+Private to :mod:`tuning.run`, and the place to plug another objective in:
+:func:`tuning.run.tune` takes any ``objective_factory(setup, study, runner,
+progress)`` that returns a callable ``trial -> value(s)``.  The default,
+:class:`MatchObjective`, plays the candidate against the baseline, reports
+after every pair so the pruner can stop a hopeless trial, and records the
+trial's games, pentanomial counts, Elo and nodes per move as user attributes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Union
+
+import optuna
+
+from tuning._confirm import finite
+from tuning._report import Progress
+from tuning._setup import Setup
+from tuning._study import claim
+from tuning.match import MatchResult, MatchRunner
+
+ObjectiveValue = Union[float, tuple[float, float]]
+ObjectiveFactory = Callable[[Setup, optuna.Study, MatchRunner, Progress], Callable[[optuna.Trial], ObjectiveValue]]
+
+
+class MatchObjective:
+    """Score = the candidate's mean score per game against the baseline (fair mode), or (score, nodes/move) (pareto).
+
+    Args:
+        setup: the run's checked pieces.
+        study: the study (trials are claimed in it, so a dead process's trial is recognised).
+        runner: the match worker pool.
+        progress: counts games.
+    """
+
+    def __init__(self, setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> None:
+        self.setup, self.study, self.runner, self.progress = setup, study, runner, progress
+        config = setup.config
+        self.prune = config.mode == "fair" and config.pruner_name != "none"
+        # Wilcoxon compares trials opening by opening; the median pruner compares running means.
+        self.per_pair = config.pruner_name == "wilcoxon"
+
+    def __call__(self, trial: optuna.Trial) -> ObjectiveValue:
+        """Play the trial's candidate; raise ``TrialPruned`` when the pruner stops it."""
+        setup, config = self.setup, self.setup.config
+        claim(self.study, trial)  # so a resume can tell this trial's process is dead
+        candidate = setup.candidate(setup.space.suggest(trial))
+        trial.set_user_attr("spec", candidate.spec())
+        pruned = False
+
+        def on_pair(result: MatchResult) -> bool:
+            nonlocal pruned
+            self.progress.advance(2, f"trial {trial.number}")
+            if not self.prune:
+                return False
+            trial.report(result.pairs[-1].total / 2 if self.per_pair else result.score, len(result.pairs) - 1)
+            pruned = trial.should_prune()
+            return pruned
+
+        result = self.runner.match(setup.game, candidate.spec(), setup.baseline, setup.book.tuning[: config.pairs],
+                                   config.pairs, config.seed, on_pair=on_pair)  # fmt: skip
+        record(trial, result)
+        if pruned:
+            self.progress.shrink(2 * (config.pairs - len(result.pairs)))
+            raise optuna.TrialPruned(f"pruned after {len(result.pairs)} pairs")
+        if config.mode == "pareto":
+            return result.score, result.nodes_per_move(0)
+        return result.score
+
+
+def record(trial: optuna.Trial, result: MatchResult) -> None:
+    """Keep a trial's match in its user attributes (games, pentanomial counts, Elo, nodes per move)."""
+    estimate = result.estimate()
+    trial.set_user_attr("pairs", len(result.pairs))
+    trial.set_user_attr("games", result.games)
+    trial.set_user_attr("pentanomial", result.pentanomial)
+    trial.set_user_attr("elo", finite(estimate.elo))
+    trial.set_user_attr("nodes_per_move", round(result.nodes_per_move(0), 1))

@@ -1,0 +1,184 @@
+"""A tuning run's pieces, built and checked before any game: game, search space, baseline, openings, study.
+
+Private to :mod:`tuning.run`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import optuna
+
+from games import KInARow, make_game
+from heuristics import get_spec, load_weights
+from search.agents import default_heuristic, make_agent
+from tuning._report import say
+from tuning._study import create_or_load, open_storage, sampler_seed
+from tuning.config import TuneConfig
+from tuning.openings import OpeningBook, make_openings
+from tuning.samplers import make_sampler
+from tuning.space import Candidate, SearchSpace, parse_bounds
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything the run needs, checked before any game is played.
+
+    Attributes:
+        config: what was asked.
+        game: the game.
+        space: the searched parameters.
+        baseline: the agent spec every candidate plays.
+        book: the tuning and held-out openings.
+        study_name: the study's name (``config.study`` or derived).
+        run_dir: the run folder; out: the weight file to export.
+        storage: the open Optuna storage.
+    """
+
+    config: TuneConfig
+    game: KInARow
+    space: SearchSpace
+    baseline: str
+    book: OpeningBook
+    study_name: str
+    run_dir: Path
+    out: Path
+    storage: optuna.storages.BaseStorage
+
+    def candidate(self, params: Mapping[str, Any]) -> Candidate:
+        """The candidate of a point of the space, with the run's fixed settings (budget, random moves, radius)."""
+        c = self.config
+        return self.space.candidate(params, c.budget_nodes, c.random_every, c.radius)
+
+
+def game_tag(game: KInARow) -> str:
+    """``connect4``, ``tictactoe``, ``gomoku`` for the presets, else e.g. ``mnk-9x9x5``."""
+    presets = {("connect4", 6, 7, 4): "connect4", ("mnk", 3, 3, 3): "tictactoe", ("mnk", 15, 15, 5): "gomoku"}
+    return presets.get((game.kind, game.rows, game.cols, game.k), f"{game.kind}-{game.rows}x{game.cols}x{game.k}")
+
+
+def prepare(config: TuneConfig) -> Setup:
+    """Check everything and build the run's pieces; raises ValueError (or a domain error) with a one-line message."""
+    game = make_game(config.game, config.rows, config.cols, config.k)
+    heuristic = config.heuristic or default_heuristic(game)
+    get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
+    baseline, depth, branching = _baseline(config, game, heuristic)
+    space = SearchSpace.build(game, heuristic, config.tune, config.depth_range, bounds=parse_bounds(config.bounds),
+                              default_depth=depth, default_branching=branching)  # fmt: skip
+    study = config.study or f"{game_tag(game)}-{heuristic}-{config.mode}"
+    if not re.fullmatch(r"[A-Za-z0-9_.\-]+", study):
+        raise ValueError(f"--study {study!r}: use letters, digits, '.', '_' and '-' only (it names the run folder)")
+    run_dir = Path(config.run_dir or Path("runs") / study)
+    # never into weights/ by default: a first run must not overwrite the shipped, tracked files
+    out = Path(config.out or run_dir / f"{game_tag(game)}-{heuristic}-tuned.json")
+    for path in (out, run_dir / "summary.md"):
+        _check_writable(path)
+    start = space.candidate(space.defaults(), config.budget_nodes, config.random_every, config.radius)
+    make_agent(start.spec(), game)  # budgets out of range fail here, before the study exists
+    storage = open_storage(config.storage)
+    storage.get_all_studies()  # reachable? (before any file is written or game played)
+    book = _book(config, game, run_dir)
+    return Setup(config, game, space, baseline, book, study, run_dir, out, storage)
+
+
+def _baseline(config: TuneConfig, game: KInARow, heuristic: str) -> tuple[str, int, Optional[int]]:
+    """(baseline agent spec, its depth, its q): the start point of the search takes the baseline's settings.
+
+    The default baseline is the heuristic's default weights.  In fair mode it
+    searches every move until the node budget is spent (its depth is only
+    capped by the top of the depth range), so the budget binds both sides and
+    a candidate cannot win by simply spending more nodes; in pareto mode it
+    searches to depth 4, the paper's depth.
+    """
+    nodes, extra = config.budget_nodes, (config.random_every, config.radius)
+    if config.baseline is None:
+        depth = config.depth_range[1] if config.mode == "fair" else 4
+        return Candidate(heuristic, get_spec(heuristic).defaults, depth, None, nodes, *extra).spec(), depth, None
+    if config.baseline.endswith(".json") or Path(config.baseline).is_file():
+        loaded = load_weights(config.baseline, game)
+        depth = loaded.search.depth or 4
+        spec = Candidate(loaded.heuristic, loaded.weights, depth, loaded.search.branching, nodes, *extra).spec()
+        return spec, depth, loaded.search.branching
+    make_agent(config.baseline, game)  # a bad spec fails here with the valid names and keys
+    return config.baseline, 4, None
+
+
+def _check_writable(path: Path) -> None:
+    """Fail now, not after an hour of games, if ``path`` cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=path.parent)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
+    if path.is_dir():
+        raise ValueError(f"cannot write {path}: it is a folder")
+
+
+def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
+    """The run's openings: loaded from the run folder when it has them (a resumed run), else drawn from the seed."""
+    book_path = run_dir / "openings.json"
+    if book_path.exists():
+        book = OpeningBook.load(book_path)
+        if book.game != game or len(book.tuning) < config.pairs or len(book.heldout) < config.confirm_pairs:
+            raise ValueError(f"{book_path} holds openings for {book.game} ({len(book.tuning)} tuning, "
+                             f"{len(book.heldout)} held out); this run needs {game} with {config.pairs} and "
+                             f"{config.confirm_pairs}: use another --study or --run-dir")  # fmt: skip
+        return book
+    total = config.pairs + config.confirm_pairs
+    say(f"drawing {total} openings of {config.plies} plies, each checked by a depth-4 search "
+        "(a first run also compiles the search kernels: about a minute, cached after that) ...")  # fmt: skip
+    started = time.perf_counter()
+    book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
+    say(f"openings ready in {time.perf_counter() - started:.0f} s")
+    return book
+
+
+def _study_attrs(setup: Setup) -> dict[str, Any]:
+    """The settings a study is created with; a resume must match them (the seed may differ)."""
+    c, g = setup.config, setup.game
+    return {"game": f"{g.kind} {g.rows}x{g.cols} k={g.k}", "heuristic": setup.space.heuristic, "mode": c.mode,
+            "baseline": setup.baseline, "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed}  # fmt: skip
+
+
+def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
+    """``(study, created)``: create the study or resume it, refusing to mix runs of different settings.
+
+    Only the process that creates the study queues the paper's defaults and
+    seeds its sampler with ``--seed``; one that resumes or joins a study gets
+    a fresh seed (see :func:`tuning._study.sampler_seed`), so it proposes new
+    configurations instead of replaying the first run's.
+    """
+    config, name = setup.config, setup.study_name
+    up, down = optuna.study.StudyDirection.MAXIMIZE, optuna.study.StudyDirection.MINIMIZE
+    directions = [up] if config.mode == "fair" else [up, down]
+    warmup = max(2, config.pairs // 4)
+    pruner: optuna.pruners.BasePruner = {
+        "wilcoxon": lambda: optuna.pruners.WilcoxonPruner(p_threshold=0.1, n_startup_steps=warmup),
+        "median": lambda: optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=warmup),
+        "none": optuna.pruners.NopPruner,
+    }[config.pruner_name]()
+    study, created = create_or_load(setup.storage, name, directions, pruner)
+    if list(study.directions) != directions:
+        raise ValueError(f"study {name!r} was created with other settings (mode); use another --study")
+    attrs = _study_attrs(setup)
+    if created:
+        for key, value in attrs.items():
+            study.set_user_attr(key, value)
+        study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
+    else:
+        old = study.user_attrs
+        changed = [k for k, v in attrs.items() if k in old and old[k] != v and k != "seed"]
+        if changed:
+            what = ", ".join(f"{k}: {old.get(k)!r} then, {attrs[k]!r} now" for k in changed)
+            raise ValueError(f"study {name!r} was created with other settings ({what}); use another --study")
+    seed = sampler_seed(config.seed, created, len(study.trials))
+    study.sampler = make_sampler(config.sampler_name, seed, setup.space.defaults(), len(directions))
+    return study, created

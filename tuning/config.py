@@ -1,0 +1,146 @@
+"""The tuner's settings as one typed, validated value (:class:`TuneConfig`).
+
+``python -m tuning.run`` builds it from its command line; scripts (a sampler
+study, a notebook) build it directly and call :func:`tuning.run.tune`.  Every
+check happens here, once, with the command-line spelling of the option in
+the message, so a bad value fails before any file is written or game played.
+
+Example:
+    >>> config = TuneConfig(heuristic="square_values", trials=5, pairs=10, nodes=300)
+    >>> config.budget_nodes, config.sampler_name, config.pruner_name
+    (300, 'tpe', 'wilcoxon')
+    >>> TuneConfig(pairs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: --pairs 0 must be at least 1
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+from tuning.samplers import SAMPLERS
+from tuning.space import TUNABLE
+
+MODES = ("fair", "pareto")
+PRUNERS = ("wilcoxon", "median", "none")
+DEFAULT_STORAGE = "sqlite:///runs/tuning.db"
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """Everything a tuning run is asked to do (see ``python -m tuning.run --help`` for each field).
+
+    Attributes:
+        game, rows, cols, k: the game (``connect4`` or ``mnk``; sizes default to the preset's).
+        heuristic: the evaluator to tune (default: the game's default heuristic).
+        baseline: weight file or agent spec the candidates play (default: the heuristic's defaults).
+        tune: what to tune, any of ``weights``, ``branching``, ``depth``.
+        mode: ``fair`` (same node budget for both sides) or ``pareto`` (score vs nodes per move).
+        nodes: the node budget per move in fair mode.
+        depth_range: the depths searched, ``(low, high)``.
+        bounds: narrower bounds, ``"name=low:high,..."``.
+        random_every: both sides play a random move every N-th move.
+        radius: m,n,k: consider only cells within this distance of a stone.
+        trials: the study's target of finished trials (all runs and workers together).
+        timeout: stop starting trials after this many seconds.
+        pairs: game pairs per trial, at most.
+        sampler, pruner: by name (``sampler`` None: tpe in fair mode, nsga2 in pareto mode).
+        storage, study: the Optuna storage URL and study name (default ``<game>-<heuristic>-<mode>``).
+        seed: seeds openings, games and a fresh study's sampler.
+        workers: match worker processes (None: all cores).
+        plies: random plies per opening.
+        confirm_top, confirm_pairs: trials replayed on held-out openings, and pairs each.
+        out, run_dir: the exported weight file and the run folder (defaults under ``runs/<study>``).
+        progress: show a progress bar.
+    """
+
+    game: str = "connect4"
+    rows: Optional[int] = None
+    cols: Optional[int] = None
+    k: Optional[int] = None
+    heuristic: Optional[str] = None
+    baseline: Optional[str] = None
+    tune: tuple[str, ...] = TUNABLE
+    mode: str = "fair"
+    nodes: int = 1000
+    depth_range: tuple[int, int] = (1, 8)
+    bounds: Optional[str] = None
+    random_every: Optional[int] = None
+    radius: Optional[int] = None
+    trials: int = 100
+    timeout: Optional[float] = None
+    pairs: int = 150
+    sampler: Optional[str] = None
+    pruner: str = "wilcoxon"
+    storage: str = DEFAULT_STORAGE
+    study: Optional[str] = None
+    seed: int = 0
+    workers: Optional[int] = None
+    plies: int = 4
+    confirm_top: int = 3
+    confirm_pairs: int = 350
+    out: Optional[Path] = None
+    run_dir: Optional[Path] = None
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        for name, low in (("trials", 1), ("pairs", 1), ("nodes", 1), ("confirm_pairs", 1), ("confirm_top", 1),
+                          ("plies", 0), ("workers", 1), ("random_every", 1), ("radius", 0)):  # fmt: skip
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
+                raise ValueError(f"{_flag(name)} {value!r} must be an integer of at least {low}")
+        if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
+            raise ValueError(f"--timeout {self.timeout!r} must be a positive number of seconds")
+        low, high = self.depth_range
+        if not 1 <= low < high:
+            raise ValueError(f"--depth-range {low},{high} must satisfy 1 <= low < high")
+        unknown = [t for t in self.tune if t not in TUNABLE]
+        if unknown or not self.tune:
+            raise ValueError(f"--tune {','.join(self.tune)!r}: choose one or more of {', '.join(TUNABLE)}")
+        for name, value, allowed in (("mode", self.mode, MODES), ("pruner", self.pruner, PRUNERS),
+                                     ("sampler", self.sampler, SAMPLERS)):  # fmt: skip
+            if value is not None and value not in allowed:
+                raise ValueError(f"--{name} {value!r}: choose from {', '.join(allowed)}")
+
+    @property
+    def budget_nodes(self) -> Optional[int]:
+        """The node budget both sides search to (fair mode), or None (pareto mode searches to a depth)."""
+        return self.nodes if self.mode == "fair" else None
+
+    @property
+    def sampler_name(self) -> str:
+        """The sampler to use: ``sampler``, else tpe (fair) or nsga2 (pareto)."""
+        return self.sampler or ("tpe" if self.mode == "fair" else "nsga2")
+
+    @property
+    def pruner_name(self) -> str:
+        """The pruner to use (pareto mode never prunes: two objectives)."""
+        return self.pruner if self.mode == "fair" else "none"
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> TuneConfig:
+        """A config from parsed command-line options (argparse's ``vars(namespace)``): known fields only."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in options.items() if k in names and v is not None})
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def parse_depth_range(text: str) -> tuple[int, int]:
+    """``"low,high"`` from the command line (raises ValueError naming the text otherwise)."""
+    try:
+        low, high = (int(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"--depth-range {text!r} must be two integers 'low,high'") from None
+    return low, high
+
+
+def parse_tune(text: str) -> tuple[str, ...]:
+    """``"weights,depth"`` from the command line."""
+    return tuple(filter(None, (x.strip() for x in text.split(","))))
