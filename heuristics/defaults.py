@@ -23,6 +23,17 @@ DEFAULT_SEARCH = SearchSettings(depth=4)
 """Depth 4: the depth of the Connect-4 paper's feature experiments (its situation 2)."""
 
 
+def game_tag(game: KInARow) -> str:
+    """The name weight files use for ``game``: the preset's (``connect4``...), else e.g. ``mnk-9x9x5``.
+
+    Example:
+        >>> from games import MNK
+        >>> game_tag(CONNECT4), game_tag(MNK(9, 9, 5))
+        ('connect4', 'mnk-9x9x5')
+    """
+    return next((tag for tag, preset in PRESET_GAMES.items() if preset == game), f"{game.kind}-{game.rows}x{game.cols}x{game.k}")
+
+
 def default_weight_files() -> dict[str, WeightFile]:
     """``{file name: record}`` for every (preset game, evaluator) pair the evaluator covers."""
     files = {}

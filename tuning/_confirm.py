@@ -20,24 +20,69 @@ from heuristics import save_weights
 from tuning._report import Progress
 from tuning._setup import Setup
 from tuning._study import redact
+from tuning.gauntlet import describe
 from tuning.match import MatchResult, MatchRunner
 from tuning.space import Candidate
 from tuning.stats import Estimate, pentanomial
 
 
 @dataclass(frozen=True)
-class Confirmation:
-    """A top trial replayed on the held-out openings: W/D/L and pentanomial counts of the candidate."""
+class Versus:
+    """A candidate's W/D/L and pentanomial counts against one opponent, or against the pool of them."""
 
-    trial: FrozenTrial
-    candidate: Candidate
+    name: str
     wdl: tuple[int, int, int]
     pentanomial: tuple[int, ...]
 
     @property
     def estimate(self) -> Estimate:
-        """Elo over the baseline from the pair counts, with its 95% interval."""
+        """Elo from the pair counts, with its 95% interval."""
         return pentanomial(list(self.pentanomial))
+
+    @staticmethod
+    def of(name: str, result: MatchResult) -> Versus:
+        """The counts of a match."""
+        return Versus(name, result.wdl, tuple(result.pentanomial))
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A top trial replayed on the held-out openings against every opponent.
+
+    Attributes:
+        trial, candidate: what was replayed.
+        pool: the counts over all opponents together.
+        members: the counts against each opponent, in gauntlet order.
+    """
+
+    trial: FrozenTrial
+    candidate: Candidate
+    pool: Versus
+    members: tuple[Versus, ...]
+
+    @property
+    def estimate(self) -> Estimate:
+        """The pooled Elo over the opponents, with its 95% interval."""
+        return self.pool.estimate
+
+    @property
+    def wdl(self) -> tuple[int, int, int]:
+        """Pooled wins, draws, losses."""
+        return self.pool.wdl
+
+    @property
+    def pentanomial(self) -> tuple[int, ...]:
+        """Pooled pair counts."""
+        return self.pool.pentanomial
+
+    def losing_to(self) -> list[Versus]:
+        """Opponents the candidate is significantly worse than (their Elo interval lies below 0, i.e. score < 1/2)."""
+        return [m for m in self.members if m.estimate.elo_high < 0]
+
+    @property
+    def accepted(self) -> bool:
+        """Export-worthy: the pooled 95% lower bound is above 0 and no opponent is significantly stronger."""
+        return self.estimate.elo_low > 0 and not self.losing_to()
 
 
 def top_trials(study: optuna.Study, count: int) -> list[FrozenTrial]:
@@ -63,23 +108,29 @@ CONFIRMATION_SEED_OFFSET = 1_000_003
 
 
 def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> list[Confirmation]:
-    """Replay the top trials with fresh games (a new seed) on the held-out openings.
+    """Replay the top trials with fresh games (a new seed) on the held-out openings, against every opponent.
 
-    Each finished confirmation is stored in the study (a user attribute keyed
-    by trial, with its seed, pair count and spec), so a run killed during
-    confirmation, or a second worker, reuses it instead of replaying it.
+    Each held-out opening is played as a pair against each opponent
+    (``--confirm-pairs`` openings, so ``confirm_pairs x opponents`` pairs per
+    trial).  Each finished confirmation is stored in the study (a user
+    attribute keyed by trial, with its seed, pair count, spec and opponents),
+    so a run killed during confirmation, or a second worker, reuses it.
     """
     config = setup.config
     seed = config.seed + CONFIRMATION_SEED_OFFSET
+    pairs = config.confirm_pairs * len(setup.opponents)
+    names = [describe(o) for o in setup.opponents]
     confirmations = []
     for trial in top_trials(study, config.confirm_top):
         candidate = setup.candidate(trial.params)
         key = f"confirmation:{trial.number}"
-        settings = {"seed": seed, "pairs": config.confirm_pairs, "spec": candidate.spec()}
+        settings = {"seed": seed, "pairs": pairs, "spec": candidate.spec(), "opponents": list(setup.opponents)}
         stored = study.user_attrs.get(key)
         if isinstance(stored, dict) and all(stored.get(k) == v for k, v in settings.items()):
-            progress.shrink(2 * config.confirm_pairs)
-            confirmations.append(Confirmation(trial, candidate, tuple(stored["wdl"]), tuple(stored["pentanomial"])))
+            progress.shrink(2 * pairs)
+            members = tuple(Versus(n, tuple(m["wdl"]), tuple(m["pentanomial"])) for n, m in zip(names, stored["members"]))
+            pool = Versus("pool", tuple(stored["wdl"]), tuple(stored["pentanomial"]))
+            confirmations.append(Confirmation(trial, candidate, pool, members))
             continue
         note = f"confirming trial {trial.number}"
 
@@ -87,10 +138,12 @@ def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Pr
             progress.advance(2, note)
             return False
 
-        result = runner.match(setup.game, candidate.spec(), setup.baseline, setup.book.heldout, config.confirm_pairs,
-                              seed=seed, on_pair=on_pair)  # fmt: skip
-        study.set_user_attr(key, {**settings, "wdl": list(result.wdl), "pentanomial": result.pentanomial})
-        confirmations.append(Confirmation(trial, candidate, result.wdl, tuple(result.pentanomial)))
+        result = runner.match(setup.game, candidate.spec(), setup.opponents, setup.book.heldout, pairs, seed=seed,
+                              on_pair=on_pair)  # fmt: skip
+        members = tuple(Versus.of(name, result.against(i, name)) for i, name in enumerate(names))
+        study.set_user_attr(key, {**settings, "wdl": list(result.wdl), "pentanomial": result.pentanomial,
+                                  "members": [{"wdl": list(m.wdl), "pentanomial": list(m.pentanomial)} for m in members]})  # fmt: skip
+        confirmations.append(Confirmation(trial, candidate, Versus.of("pool", result), members))
     return confirmations
 
 
@@ -108,9 +161,11 @@ def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path) ->
     total_games = sum(int(t.user_attrs.get("games", 0)) for t in study.get_trials(deepcopy=False))
     provenance = {
         "tool": "python -m tuning.run", "study": setup.study_name, "storage": redact(setup.config.storage),
-        "trial": best.trial.number, "games": total_games, "baseline": setup.baseline, "mode": setup.config.mode,
+        "trial": best.trial.number, "games": total_games, "opponents": list(setup.opponents), "mode": setup.config.mode,
         "confirmation": {"elo": finite(e.elo), "elo_low": finite(e.elo_low), "elo_high": finite(e.elo_high),
-                         "los": round(e.los, 4), "pairs": e.n, "games": e.games, "openings": "held-out"},
+                         "los": round(e.los, 4), "pairs": e.n, "games": e.games, "openings": "held-out",
+                         "members": {m.name: {"elo": finite(m.estimate.elo), "elo_low": finite(m.estimate.elo_low),
+                                              "elo_high": finite(m.estimate.elo_high)} for m in best.members}},
         "seed": setup.config.seed, "package_version": package_version(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }  # fmt: skip

@@ -3,7 +3,7 @@
 Private to :mod:`tuning.run`, and the place to plug another objective in:
 :func:`tuning.run.tune` takes any ``objective_factory(setup, study, runner,
 progress)`` that returns a callable ``trial -> value(s)``.  The default,
-:class:`MatchObjective`, plays the candidate against the baseline, reports
+:class:`MatchObjective`, plays the candidate against the opponents in turn, reports
 after every pair so the pruner can stop a hopeless trial, and records the
 trial's games, pentanomial counts, Elo and nodes per move as user attributes.
 """
@@ -25,7 +25,11 @@ ObjectiveFactory = Callable[[Setup, optuna.Study, MatchRunner, Progress], Callab
 
 
 class MatchObjective:
-    """Score = the candidate's mean score per game against the baseline (fair mode), or (score, nodes/move) (pareto).
+    """Score = the candidate's mean score per game over the opponents (fair mode), or (score, nodes/move) (pareto).
+
+    With several opponents (a gauntlet) pair ``i`` plays opponent ``i % M``, so
+    step ``i`` of every trial is the same opponent from the same opening and
+    the Wilcoxon pruner still compares like with like.
 
     Args:
         setup: the run's checked pieces.
@@ -58,7 +62,7 @@ class MatchObjective:
             pruned = trial.should_prune()
             return pruned
 
-        result = self.runner.match(setup.game, candidate.spec(), setup.baseline, setup.book.tuning[: config.pairs],
+        result = self.runner.match(setup.game, candidate.spec(), setup.opponents, setup.book.tuning[: config.pairs],
                                    config.pairs, config.seed, on_pair=on_pair)  # fmt: skip
         record(trial, result)
         if pruned:

@@ -18,6 +18,7 @@ import optuna
 from optuna.trial import TrialState
 
 from tuning._study import redact
+from tuning.gauntlet import describe
 
 if TYPE_CHECKING:
     from tuning._confirm import Confirmation
@@ -151,7 +152,7 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         f"# Tuning run: study `{setup.study_name}`", "",
         f"- game: {setup.game}; heuristic: `{setup.space.heuristic}`; mode: {a.mode}"
         + (f", node budget {a.nodes} per move for both sides" if a.mode == "fair" else ""),
-        f"- baseline: `{setup.baseline}`",
+        f"- opponents ({len(setup.opponents)}): " + ", ".join(f"`{describe(o)}`" for o in setup.opponents),
         f"- tuned: {', '.join(setup.space.names)}",
         f"- trials in the study: {len(study.trials)} ({', '.join(f'{k.lower()} {v}' for k, v in states.items() if v)})",
         f"- this invocation: {games} games in {seconds:.0f} s ({games / max(seconds, 1e-9):.1f} games/s), seed {a.seed}",
@@ -164,6 +165,14 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         e = c.estimate
         lines.append(f"| {c.trial.number} | {c.trial.values[0]:.3f} | {e.n} | {w}/{d}/{l} | {e.elo:+.1f} | "
                      f"[{e.elo_low:+.1f}, {e.elo_high:+.1f}] | {e.los:.1%} |")  # fmt: skip
+    if len(setup.opponents) > 1:
+        lines += ["", "## Confirmation by opponent", "", "| trial | opponent | pairs | W/D/L | Elo | 95% interval |",
+                  "|---|---|---|---|---|---|"]  # fmt: skip
+        for c in confirmations:
+            for m in c.members:
+                e = m.estimate
+                lines.append(f"| {c.trial.number} | `{m.name}` | {e.n} | {'/'.join(map(str, m.wdl))} | {e.elo:+.1f} | "
+                             f"[{e.elo_low:+.1f}, {e.elo_high:+.1f}] |")  # fmt: skip
     lines += ["", "## Verdict", "", verdict, ""]
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
@@ -173,11 +182,14 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
 
 
 def print_table(confirmations: list[Confirmation]) -> None:
-    """The end-of-run table on stdout."""
-    print(f"{'trial':>5} {'search':>7} {'pairs':>5} {'W/D/L':>11} {'Elo':>7} {'95% interval':>18} {'LOS':>6}")
+    """The end-of-run table on stdout: each confirmed trial, pooled, then by opponent when there are several."""
+    print(f"{'trial':>5} {'search':>7} {'opponent':<22} {'pairs':>5} {'W/D/L':>11} {'Elo':>7} {'95% interval':>18} {'LOS':>6}")
     for c in confirmations:
-        e = c.estimate
-        print(f"{c.trial.number:>5} {c.trial.values[0]:>7.3f} {e.n:>5} {'/'.join(map(str, c.wdl)):>11} "
-              f"{e.elo:>+7.1f} {f'[{e.elo_low:+.1f}, {e.elo_high:+.1f}]':>18} {e.los:>6.1%}")  # fmt: skip
+        rows = [("all", c.pool)] + ([(m.name, m) for m in c.members] if len(c.members) > 1 else [])
+        for i, (name, versus) in enumerate(rows):
+            e = versus.estimate
+            search = f"{c.trial.values[0]:.3f}" if i == 0 else ""
+            print(f"{c.trial.number if i == 0 else '':>5} {search:>7} {name[:22]:<22} {e.n:>5} {'/'.join(map(str, versus.wdl)):>11} "
+                  f"{e.elo:>+7.1f} {f'[{e.elo_low:+.1f}, {e.elo_high:+.1f}]':>18} {e.los:>6.1%}")  # fmt: skip
 
 

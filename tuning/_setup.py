@@ -17,10 +17,12 @@ import optuna
 
 from games import KInARow, make_game
 from heuristics import get_spec, load_weights
+from heuristics.defaults import game_tag
 from search.agents import default_heuristic, make_agent
 from tuning._report import say
 from tuning._study import create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
+from tuning.gauntlet import default_gauntlet, member_spec
 from tuning.openings import OpeningBook, make_openings
 from tuning.samplers import make_sampler
 from tuning.space import Candidate, SearchSpace, parse_bounds
@@ -34,7 +36,7 @@ class Setup:
         config: what was asked.
         game: the game.
         space: the searched parameters.
-        baseline: the agent spec every candidate plays.
+        opponents: the agent specs every candidate plays in turn (a gauntlet; one for ``--baseline``).
         book: the tuning and held-out openings.
         study_name: the study's name (``config.study`` or derived).
         run_dir: the run folder; out: the weight file to export.
@@ -44,7 +46,7 @@ class Setup:
     config: TuneConfig
     game: KInARow
     space: SearchSpace
-    baseline: str
+    opponents: tuple[str, ...]
     book: OpeningBook
     study_name: str
     run_dir: Path
@@ -57,18 +59,12 @@ class Setup:
         return self.space.candidate(params, c.budget_nodes, c.random_every, c.radius)
 
 
-def game_tag(game: KInARow) -> str:
-    """``connect4``, ``tictactoe``, ``gomoku`` for the presets, else e.g. ``mnk-9x9x5``."""
-    presets = {("connect4", 6, 7, 4): "connect4", ("mnk", 3, 3, 3): "tictactoe", ("mnk", 15, 15, 5): "gomoku"}
-    return presets.get((game.kind, game.rows, game.cols, game.k), f"{game.kind}-{game.rows}x{game.cols}x{game.k}")
-
-
 def prepare(config: TuneConfig) -> Setup:
     """Check everything and build the run's pieces; raises ValueError (or a domain error) with a one-line message."""
     game = make_game(config.game, config.rows, config.cols, config.k)
     heuristic = config.heuristic or default_heuristic(game)
     get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
-    baseline, depth, branching = _baseline(config, game, heuristic)
+    opponents, depth, branching = _opponents(config, game, heuristic)
     space = SearchSpace.build(game, heuristic, config.tune, config.depth_range, bounds=parse_bounds(config.bounds),
                               default_depth=depth, default_branching=branching)  # fmt: skip
     study = config.study or f"{game_tag(game)}-{heuristic}-{config.mode}"
@@ -84,22 +80,32 @@ def prepare(config: TuneConfig) -> Setup:
     storage = open_storage(config.storage)
     storage.get_all_studies()  # reachable? (before any file is written or game played)
     book = _book(config, game, run_dir)
-    return Setup(config, game, space, baseline, book, study, run_dir, out, storage)
+    return Setup(config, game, space, opponents, book, study, run_dir, out, storage)
 
 
-def _baseline(config: TuneConfig, game: KInARow, heuristic: str) -> tuple[str, int, Optional[int]]:
-    """(baseline agent spec, its depth, its q): the start point of the search takes the baseline's settings.
+def _opponents(config: TuneConfig, game: KInARow, heuristic: str) -> tuple[tuple[str, ...], int, Optional[int]]:
+    """(opponent specs, start depth, start q): the start point of the search takes a lone baseline's settings.
 
-    The default baseline is the heuristic's default weights.  In fair mode it
-    searches every move until the node budget is spent (its depth is only
-    capped by the top of the depth range), so the budget binds both sides and
-    a candidate cannot win by simply spending more nodes; in pareto mode it
-    searches to depth 4, the paper's depth.
+    Opponents search like the candidates: in fair mode every move until the
+    node budget is spent (depth only capped by the top of the depth range),
+    so the budget binds both sides and a candidate cannot win by spending
+    more nodes; in pareto mode to depth 4, the paper's depth.  The default is
+    the gauntlet of :func:`tuning.gauntlet.default_gauntlet`.
     """
+    depth = config.depth_range[1] if config.mode == "fair" else 4
+    extra = (config.random_every, config.radius)
+    if config.baseline is not None:
+        spec, start_depth, branching = _baseline(config, game)
+        return (spec,), start_depth, branching
+    if config.opponents is not None:
+        return tuple(member_spec(o, game, config.budget_nodes, depth, *extra) for o in config.opponents), depth, None
+    return tuple(default_gauntlet(game, config.budget_nodes, depth, *extra)), depth, None
+
+
+def _baseline(config: TuneConfig, game: KInARow) -> tuple[str, int, Optional[int]]:
+    """(baseline agent spec, its depth, its q) for ``--baseline``: a weight file starts the search at its settings."""
+    assert config.baseline is not None
     nodes, extra = config.budget_nodes, (config.random_every, config.radius)
-    if config.baseline is None:
-        depth = config.depth_range[1] if config.mode == "fair" else 4
-        return Candidate(heuristic, get_spec(heuristic).defaults, depth, None, nodes, *extra).spec(), depth, None
     if config.baseline.endswith(".json") or Path(config.baseline).is_file():
         loaded = load_weights(config.baseline, game)
         depth = loaded.search.depth or 4
@@ -145,7 +151,7 @@ def _study_attrs(setup: Setup) -> dict[str, Any]:
     """The settings a study is created with; a resume must match them (the seed may differ)."""
     c, g = setup.config, setup.game
     return {"game": f"{g.kind} {g.rows}x{g.cols} k={g.k}", "heuristic": setup.space.heuristic, "mode": c.mode,
-            "baseline": setup.baseline, "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed}  # fmt: skip
+            "opponents": list(setup.opponents), "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed}  # fmt: skip
 
 
 def open_study(setup: Setup) -> tuple[optuna.Study, bool]:

@@ -37,7 +37,9 @@ class TuneConfig:
     Attributes:
         game, rows, cols, k: the game (``connect4`` or ``mnk``; sizes default to the preset's).
         heuristic: the evaluator to tune (default: the game's default heuristic).
-        baseline: weight file or agent spec the candidates play (default: the heuristic's defaults).
+        baseline: one weight file or agent spec the candidates play (a one-member gauntlet).
+        opponents: the gauntlet: weight files and agent specs the candidates play in turn (default:
+            :func:`tuning.gauntlet.default_gauntlet`, every shipped evaluator and tuned file).
         tune: what to tune, any of ``weights``, ``branching``, ``depth``.
         mode: ``fair`` (same node budget for both sides) or ``pareto`` (score vs nodes per move).
         nodes: the node budget per move in fair mode.
@@ -64,6 +66,7 @@ class TuneConfig:
     k: Optional[int] = None
     heuristic: Optional[str] = None
     baseline: Optional[str] = None
+    opponents: Optional[tuple[str, ...]] = None
     tune: tuple[str, ...] = TUNABLE
     mode: str = "fair"
     nodes: int = 1000
@@ -93,6 +96,10 @@ class TuneConfig:
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
                 raise ValueError(f"{_flag(name)} {value!r} must be an integer of at least {low}")
+        if self.baseline is not None and self.opponents is not None:
+            raise ValueError("give --baseline (one opponent) or --opponents (a gauntlet), not both")
+        if self.opponents is not None and not self.opponents:
+            raise ValueError("--opponents needs at least one weight file or agent spec")
         if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
             raise ValueError(f"--timeout {self.timeout!r} must be a positive number of seconds")
         low, high = self.depth_range

@@ -34,7 +34,7 @@ import signal
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -56,6 +56,7 @@ class PairResult:
         plies: the length of each game after the opening.
         nodes: search nodes of A and of B over both games.
         searched: moves A and B chose by search (random moves and rule agents excluded).
+        opponent: which of B's agents played (a gauntlet's member index; 0 in a plain match).
     """
 
     index: int
@@ -64,6 +65,7 @@ class PairResult:
     plies: tuple[int, int]
     nodes: tuple[int, int]
     searched: tuple[int, int]
+    opponent: int = 0
 
     @property
     def total(self) -> float:
@@ -83,6 +85,10 @@ class MatchResult:
     def add(self, pair: PairResult) -> None:
         """Record one more pair."""
         self.pairs.append(pair)
+
+    def against(self, opponent: int, name: str) -> MatchResult:
+        """The pairs played against one member of a gauntlet, as a match of their own."""
+        return MatchResult(self.name_a, name, [p for p in self.pairs if p.opponent == opponent])
 
     @property
     def games(self) -> int:
@@ -192,6 +198,7 @@ class PairTask:
     opening: Opening
     seed: int
     index: int
+    opponent: int = 0
 
 
 def play_pair(task: PairTask) -> PairResult:
@@ -210,7 +217,7 @@ def play_pair(task: PairTask) -> PairResult:
             nodes[side] += game_nodes[order[side]]
             searched[side] += game_searched[order[side]]
     return PairResult(task.index, task.opening, (scores[0], scores[1]), (plies[0], plies[1]),
-                      (nodes[0], nodes[1]), (searched[0], searched[1]))  # fmt: skip
+                      (nodes[0], nodes[1]), (searched[0], searched[1]), task.opponent)  # fmt: skip
 
 
 def default_workers() -> int:
@@ -269,31 +276,36 @@ class MatchRunner:
         self,
         game: KInARow,
         spec_a: str,
-        spec_b: str,
+        spec_b: Union[str, Sequence[str]],
         openings: Sequence[Opening],
         pairs: int,
         seed: int = 0,
         sprt: Optional[Sprt] = None,
         on_pair: Optional[Callable[[MatchResult], bool]] = None,
     ) -> MatchResult:
-        """Play up to ``pairs`` pairs of A (``spec_a``) against B.
+        """Play up to ``pairs`` pairs of A (``spec_a``) against B, or against a gauntlet of B's.
 
         Args:
             game: the game.
-            spec_a, spec_b: agent specs (see :func:`search.agents.make_agent`) or weight file paths.
-            openings: pair ``i`` starts from ``openings[i % len(openings)]``.
+            spec_a, spec_b: agent specs (see :func:`search.agents.make_agent`) or weight file paths;
+                ``spec_b`` may be a sequence of M specs, a gauntlet: pair ``i`` then plays member
+                ``i % M`` from opening ``(i // M) % len(openings)``, so every opening is played
+                against every member in turn (and a stopped match is balanced to within one round).
+            openings: with one B, pair ``i`` starts from ``openings[i % len(openings)]``.
             pairs: the most pairs to play.
             seed: seeds every agent of every game (with the pair's index).
             sprt: stop as soon as this test decides; its verdict goes into the result.
             on_pair: called after each pair in order with the result so far;
                 returning True stops the match.
         """
-        check_specs(game, (spec_a, spec_b))
-        if not openings:
-            raise ValueError("a match needs at least one opening")
-        names = [make_agent(spec, game).name for spec in (spec_a, spec_b)]
-        result = MatchResult(names[0], names[1])
-        tasks = (PairTask(game, spec_a, spec_b, tuple(openings[i % len(openings)]), seed, i) for i in range(pairs))
+        opponents = [spec_b] if isinstance(spec_b, str) else list(spec_b)
+        if not openings or not opponents:
+            raise ValueError("a match needs at least one opening and one opponent")
+        names = [make_agent(spec, game).name for spec in (spec_a, *opponents)]  # a bad spec fails here, in the parent
+        result = MatchResult(names[0], names[1] if len(names) == 2 else f"a gauntlet of {len(opponents)}")
+        m = len(opponents)
+        tasks = (PairTask(game, spec_a, opponents[i % m], tuple(openings[(i // m) % len(openings)]), seed, i, i % m)
+                 for i in range(pairs))  # fmt: skip
         for pair in self.play(tasks):
             result.add(pair)
             if sprt is not None:

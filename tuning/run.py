@@ -1,7 +1,11 @@
 """``python -m tuning.run``: tune a heuristic's weights, q and depth by self-play, confirm, export.
 
 An Optuna study whose trials are candidate configurations playing paired
-games (each opening twice, colours swapped) against a baseline:
+games (each opening twice, colours swapped) against a gauntlet of opponents:
+by default every shipped evaluator at its default weights and every shipped
+tuned file for the game, all at the same node budget (:mod:`tuning.gauntlet`),
+so a tune must beat the strongest agents the project ships, not only its
+own starting point; ``--baseline`` makes it a one-member gauntlet.
 
 1. **Search.**  The space is every weight of the heuristic within its
    registered bounds plus ``branching`` (q) and ``depth`` (``--tune``).  The
@@ -13,9 +17,11 @@ games (each opening twice, colours swapped) against a baseline:
 2. **Confirmation.**  The best trials of the search were selected on noisy
    results and look better than they are (the winner's curse).  The top
    ``--confirm-top`` are replayed with fresh games on held-out openings the
-   search never saw; the best confirmed one is exported only if the 95%
-   lower bound of its confirmation Elo is above 0.  Otherwise the run says
-   so, keeps the candidate in the run directory, and exits with code 3.
+   search never saw, each opening against every opponent; the best is
+   exported only if the 95% lower bound of its pooled Elo is above 0 and no
+   opponent is significantly stronger (no member's interval lies below
+   1/2).  Otherwise the run says why, keeps the candidate in the run
+   directory, and exits with code 3.
 3. **Output.**  The weight file (``--out``, provenance included), and a run
    directory with the openings, ``trials.csv``, ``confirmation.csv``,
    ``summary.md`` and PNG plots.
@@ -85,6 +91,12 @@ def tune(config: TuneConfig, objective_factory: ObjectiveFactory = MatchObjectiv
 
 
 def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> int:
+    # heartbeats and the Wilcoxon pruner are marked experimental; the run relies on them knowingly
+    warnings.filterwarnings("ignore", category=ExperimentalWarning)
+    # Optuna logs every trial at INFO and a failed trial with its traceback at WARNING: the progress bar and the
+    # tables say what happened, a trial failed by Ctrl-C gets one line of ours, and any other failure is raised
+    # (catch=()) with its traceback anyway
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     config = setup.config
     study, created = open_study(setup)
     setup.book.save(setup.run_dir / "openings.json")
@@ -122,21 +134,28 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
 
 
 def _verdict(setup: Setup, study: optuna.Study, confirmations: list[Confirmation]) -> tuple[int, str]:
-    """Export the best confirmation if its Elo's 95% lower bound is above 0; ``(exit code, verdict)``."""
-    best = max(confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
+    """Export the best accepted confirmation (see :attr:`Confirmation.accepted`); ``(exit code, verdict)``."""
+    accepted = [c for c in confirmations if c.accepted]
+    best = max(accepted or confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
     if best is None:
         return EXIT_NO_IMPROVEMENT, "No trial completed, so nothing was confirmed or exported."
     save_weights(best.candidate.weight_file(setup.game, {"trial": best.trial.number, "study": setup.study_name}),
                  setup.run_dir / "candidate.json")  # fmt: skip
     e = best.estimate
-    if e.elo_low > 0:
+    against = "the baseline" if len(setup.opponents) == 1 else f"the {len(setup.opponents)} opponents together"
+    if best.accepted:
         path = export(setup, study, best, setup.out)
         return 0, (f"Trial {best.trial.number} confirmed: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] "
-                   f"over the baseline on {e.n} held-out pairs. Exported to {path}.")  # fmt: skip
+                   f"over {against} on {e.n} held-out pairs, and worse than none of them. Exported to {path}.")  # fmt: skip
+    reasons = []
+    if e.elo_low <= 0:
+        reasons.append(f"Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] over {against}, whose 95% lower bound "
+                       "is not above 0")  # fmt: skip
+    reasons += [f"it loses to {m.name} ({m.estimate.elo:+.1f} [{m.estimate.elo_low:+.1f}, {m.estimate.elo_high:+.1f}])"
+                for m in best.losing_to()]  # fmt: skip
     return EXIT_NO_IMPROVEMENT, (
-        f"No significant improvement: the best confirmation (trial {best.trial.number}) is Elo {e.elo:+.1f} "
-        f"[{e.elo_low:+.1f}, {e.elo_high:+.1f}], whose 95% lower bound is not above 0. Nothing exported; "
-        f"the candidate is kept in {setup.run_dir / 'candidate.json'}.")  # fmt: skip
+        f"No significant improvement: the best confirmation (trial {best.trial.number}) has " + "; ".join(reasons)
+        + f". Nothing exported; the candidate is kept in {setup.run_dir / 'candidate.json'}.")  # fmt: skip
 
 
 def _default(name: str) -> Any:
@@ -155,8 +174,10 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--cols", type=int)
     g.add_argument("--k", type=int)
     g.add_argument("--heuristic", help="evaluator to tune (default: c4_features for k=4 Connect-4, windows otherwise)")
-    g.add_argument("--baseline", help="weight file or agent spec to beat (default: the heuristic's default weights, "
-                   "searching to the node budget in fair mode, to depth 4 in pareto mode)")
+    g.add_argument("--opponents", nargs="+", metavar="SPEC",
+                   help="the gauntlet: weight files (played at the node budget) and agent specs (played as written) "
+                   "(default: every evaluator's defaults and every shipped tuned file for the game)")
+    g.add_argument("--baseline", help="one weight file or agent spec instead of a gauntlet")
     s = p.add_argument_group("search space and cost")
     s.add_argument("--tune", help=f"what to tune: any of {','.join(_default('tune'))} (default all)")
     s.add_argument("--mode", choices=MODES,
@@ -194,6 +215,7 @@ def config_from_args(args: argparse.Namespace) -> TuneConfig:
     """The command line as a :class:`TuneConfig` (raises ValueError naming a bad option)."""
     options = dict(vars(args))
     options["progress"] = not options.pop("no_progress")
+    options["opponents"] = tuple(options["opponents"]) if options["opponents"] is not None else None
     options["tune"] = parse_tune(options["tune"]) if options["tune"] is not None else None
     options["depth_range"] = parse_depth_range(options["depth_range"]) if options["depth_range"] is not None else None
     for name in ("out", "run_dir"):
@@ -203,11 +225,6 @@ def config_from_args(args: argparse.Namespace) -> TuneConfig:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``python -m tuning.run``."""
-    # heartbeats and the Wilcoxon pruner are marked experimental; the run relies on them knowingly
-    warnings.filterwarnings("ignore", category=ExperimentalWarning)
-    # Optuna logs a failed trial with its traceback at WARNING: a trial failed by Ctrl-C is reported by one line
-    # of ours instead, and any other failure is raised (catch=()) with its traceback anyway
-    optuna.logging.set_verbosity(optuna.logging.ERROR)
     parser = _parser()
     args = parser.parse_args(argv)
     try:

@@ -1,0 +1,74 @@
+"""The gauntlet: its default members, and a confirmation that refuses a candidate losing to any member."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import optuna
+import pytest
+
+from games import CONNECT4, TIC_TAC_TOE
+from heuristics import load_weights
+from heuristics.registry import HEURISTICS
+from tuning.gauntlet import default_gauntlet, describe, member_spec
+from tuning.run import EXIT_NO_IMPROVEMENT, TuneConfig, main, tune
+
+WEIGHTS = Path(__file__).resolve().parents[1] / "weights"
+STRONG = "alphabeta:heuristic=square_values,depth=6"
+
+
+def test_the_default_gauntlet_is_every_evaluator_and_every_shipped_tuned_file() -> None:
+    members = default_gauntlet(CONNECT4, nodes=1000, depth=8)
+    covering = [name for name, spec in HEURISTICS.items() if spec.refuse(CONNECT4) is None]
+    tuned = sorted(WEIGHTS.glob("connect4-*-tuned.json"))
+    assert tuned and len(members) == len(covering) + len(tuned)
+    assert [describe(m) for m in members[: len(covering)]] == covering
+    assert all(describe(m).endswith("(tuned)") for m in members[len(covering):])
+    assert all("nodes=1000" in m and "depth=8" in m for m in members)  # every member at the run's budget
+    shipped = load_weights(tuned[0], CONNECT4)
+    assert all(f"{k}={v!r}" in members[len(covering)] for k, v in shipped.weights.items())
+    assert len(default_gauntlet(TIC_TAC_TOE, nodes=300, depth=8)) == sum(s.refuse(TIC_TAC_TOE) is None for s in HEURISTICS.values())
+
+
+def test_a_member_file_for_another_game_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="tictactoe-windows.json"):
+        member_spec(str(WEIGHTS / "tictactoe-windows.json"), CONNECT4, nodes=1000, depth=8)
+
+
+def _planted(setup, study, runner, progress):
+    """No games in the search: the trial at depth 2 is 'best'; the confirmation plays real games."""
+    def objective(trial):
+        return float(setup.space.suggest(trial)["depth"])
+
+    return objective
+
+
+def _config(tmp_path: Path, study: str, opponents: tuple[str, ...]) -> TuneConfig:
+    return TuneConfig(heuristic="square_values", tune=("depth",), depth_range=(1, 2), trials=2, pairs=2, confirm_top=1,
+                      confirm_pairs=8, plies=2, workers=1, nodes=300, opponents=opponents, progress=False,
+                      storage=f"sqlite:///{tmp_path / 'study.db'}", study=study)  # fmt: skip
+
+
+def test_a_candidate_that_beats_the_pool_but_loses_to_one_member_is_not_exported(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    # three random members make the pooled score clearly positive; the depth-6 member beats a depth-2 candidate
+    assert tune(_config(tmp_path, "planted", ("random", "random", "random", STRONG)), _planted) == EXIT_NO_IMPROVEMENT
+    out = capsys.readouterr().out
+    assert "No significant improvement" in out and "it loses to square_values" in out
+    assert "whose 95% lower bound" not in out  # the pool alone would have passed
+    assert not (tmp_path / "runs" / "planted" / "connect4-square_values-tuned.json").exists()
+    stored = optuna.load_study(study_name="planted", storage=f"sqlite:///{tmp_path / 'study.db'}").user_attrs
+    members = stored["confirmation:0"]["members"]
+    wins, _, losses = members[3]["wdl"]
+    assert len(members) == 4 and losses > wins + 4  # the strong member, beaten by nobody here
+
+    # without the strong member the same candidate is exported
+    assert tune(_config(tmp_path, "fair", ("random", "random", "random")), _planted) == 0
+    assert (tmp_path / "runs" / "fair" / "connect4-square_values-tuned.json").is_file()
+
+
+def test_baseline_and_opponents_together_are_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--baseline", "random", "--opponents", "random", "rules", "--storage", f"sqlite:///{tmp_path / 'db'}"])
+    assert exit_info.value.code == 2 and "not both" in capsys.readouterr().err
