@@ -19,7 +19,7 @@ SECRET = "hunter2"
         f"postgresql://user:{SECRET}@db.example:5432/optuna",
         f"postgresql://user@db.example/optuna?password={SECRET}",
         f"postgresql://:{SECRET}@db.example/optuna",
-        f"postgresql://user:hun@ter2@db.example/optuna",  # an unescaped '@' inside the password
+        "postgresql://user:hun@ter2@db.example/optuna",  # an unescaped '@' inside the password
         f"postgresql+psycopg://user:{SECRET}@db.example/optuna?sslpassword={SECRET}&sslmode=require",
         f"mysql+pymysql://user:{SECRET}@db.example/optuna?charset=utf8mb4",
     ],
@@ -38,7 +38,7 @@ def test_redact_keeps_urls_without_secrets_as_written() -> None:
 @pytest.mark.parametrize(
     ("url", "message"),
     [
-        (f"postgresql://user:hun@ter2@127.0.0.1:1/none", "unescaped '@'"),
+        ("postgresql://user:hun@ter2@127.0.0.1:1/none", "unescaped '@'"),
         (f"postgresql://user@127.0.0.1:1/none?password={SECRET}", "cannot open storage"),
         (f"postgresql://:{SECRET}@127.0.0.1:1/none", "cannot open storage"),
     ],
