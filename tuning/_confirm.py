@@ -23,6 +23,7 @@ from tuning._study import redact
 from tuning.gauntlet import describe
 from tuning.match import MatchResult, MatchRunner
 from tuning.space import Candidate
+from tuning.spsa import OBJECTIVE_ATTR
 from tuning.stats import Estimate, pentanomial
 
 
@@ -86,8 +87,13 @@ class Confirmation:
 
 
 def top_trials(study: optuna.Study, count: int) -> list[FrozenTrial]:
-    """The best completed trials, distinct configurations only (fair: by score; pareto: the front by score)."""
-    complete = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)) if t.values]
+    """The best completed trials, distinct configurations only (fair: by score; pareto: the front by score).
+
+    SPSA iterations are left out: their value is theta+ against theta-, not a
+    score against the opponents (the final theta is an ordinary trial).
+    """
+    complete = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+                if t.values and t.user_attrs.get(OBJECTIVE_ATTR) != "spsa"]  # fmt: skip
     if len(study.directions) > 1:
         complete = list(study.best_trials)
     ranked = sorted(complete, key=lambda t: (-t.values[0], t.number))

@@ -178,7 +178,8 @@ def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
     if created:
         for key, value in attrs.items():
             study.set_user_attr(key, value)
-        study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
+        if config.sampler_name != "spsa":  # SPSA starts from the defaults as its theta instead
+            study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
     else:
         old = study.user_attrs
         changed = [k for k, v in attrs.items() if k in old and old[k] != v and k != "seed"]

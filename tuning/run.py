@@ -67,6 +67,7 @@ from tuning.config import MODES, PRUNERS, TuneConfig, parse_depth_range, parse_t
 from tuning.match import MatchRunner
 from tuning.openings import write_text_atomic
 from tuning.samplers import SAMPLERS
+from tuning.spsa import SPSAObjective, SPSASampler
 
 EXIT_NO_IMPROVEMENT = 3
 """Exit code when no candidate confirms a significant improvement."""
@@ -110,10 +111,17 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     confirm_games = 2 * config.confirm_top * config.confirm_pairs
     progress = Progress(remaining * config.pairs * 2 + confirm_games, config.progress)
     started = time.perf_counter()
+    spsa = isinstance(study.sampler, SPSASampler)
     with MatchRunner(config.workers) as runner:
         if remaining:
-            study.optimize(objective_factory(setup, study, runner, progress), n_trials=remaining,
-                           timeout=config.timeout, callbacks=[stop_at(config.trials)], catch=(), gc_after_trial=False)  # fmt: skip
+            objective = (SPSAObjective if spsa else objective_factory)(setup, study, runner, progress)
+            study.optimize(objective, n_trials=remaining, timeout=config.timeout, callbacks=[stop_at(config.trials)],
+                           catch=(), gc_after_trial=False)  # fmt: skip
+        if spsa:
+            final = objective_factory(setup, study, runner, progress)
+            if isinstance(final, MatchObjective):
+                final.prune = False  # one trial, scored in full: there is nothing to compare it with
+            _evaluate_spsa_theta(setup, study, final)
         progress.replan(confirm_games)  # trials other workers ran or a timeout cut off are not ours to play
         confirmations = confirm(setup, study, runner, progress)
     progress.close()
@@ -131,6 +139,16 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     if code == 0 and setup.out.resolve().parent != Path("weights").resolve():
         print(f"To ship it: cp {setup.out} weights/")
     return code
+
+
+def _evaluate_spsa_theta(setup: Setup, study: optuna.Study, objective: Any) -> None:
+    """Score SPSA's current theta against the opponents as one ordinary trial (once per theta): the one to confirm."""
+    assert isinstance(study.sampler, SPSASampler)
+    theta = study.sampler.current(study, setup.space.distributions())
+    done = [t for t in study.get_trials(deepcopy=False) if t.user_attrs.get("spsa") == "final" and t.params == theta]
+    if not done:
+        study.enqueue_trial(theta, user_attrs={"spsa": "final"})
+        study.optimize(objective, n_trials=1, catch=(), gc_after_trial=False)
 
 
 def _verdict(setup: Setup, study: optuna.Study, confirmations: list[Confirmation]) -> tuple[int, str]:

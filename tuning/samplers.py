@@ -20,7 +20,7 @@ from optuna.samplers import BaseSampler
 from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
-SAMPLERS = ("tpe", "cmaes", "gp", "random", "nsga2", "onepercent")
+SAMPLERS = ("tpe", "cmaes", "gp", "random", "nsga2", "onepercent", "spsa")
 """The names ``--sampler`` accepts."""
 
 
@@ -106,7 +106,7 @@ def make_sampler(name: str, seed: Optional[int], start: Mapping[str, float], obj
     """
     if name not in SAMPLERS:
         raise ValueError(f"unknown sampler {name!r}: choose from {', '.join(SAMPLERS)}")
-    if objectives > 1 and name in ("cmaes", "onepercent"):
+    if objectives > 1 and name in ("cmaes", "onepercent", "spsa"):
         raise ValueError(f"sampler {name!r} is single-objective; --mode pareto needs nsga2, tpe, gp or random")
     if name == "tpe":
         # trials cost minutes: five start-up trials (the enqueued defaults among them), not Optuna's ten
@@ -117,6 +117,10 @@ def make_sampler(name: str, seed: Optional[int], start: Mapping[str, float], obj
         return optuna.samplers.NSGAIISampler(seed=seed)
     if name == "onepercent":
         return OnePercentSampler(start, seed)
+    if name == "spsa":
+        from tuning.spsa import SPSASampler
+
+        return SPSASampler(start, seed)
     if name == "cmaes":
         _need("cmaes", "cmaes")
         return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
