@@ -75,7 +75,7 @@ def test_perfect_spec() -> None:
     agent = make_agent("perfect:weak=1,tt=4096,seed=3", TIC_TAC_TOE)
     assert isinstance(agent, PerfectAgent) and agent.weak and agent.solver.tt_size == 4096
     assert isinstance(agent, Agent)
-    with pytest.raises(AgentSpecError, match="weak='2' must be 0 or 1"):
+    with pytest.raises(AgentSpecError, match="weak=2 must be 0 or 1"):
         make_agent("perfect:weak=2", TIC_TAC_TOE)
     with pytest.raises(AgentSpecError, match="valid keys are seed, tt, weak"):
         make_agent("perfect:depth=3", TIC_TAC_TOE)
