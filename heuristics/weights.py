@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
@@ -36,6 +35,7 @@ from games import InvalidGameError, KInARow, make_game
 from games.checks import INT64_MAX, check_optional_positive, is_integer, is_real, shown
 from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
+from heuristics.files import write_text_atomic
 from heuristics.registry import get_spec
 
 FORMAT = "alphabeta-gym-weights"
@@ -156,9 +156,9 @@ class WeightFile:
 def save_weights(weight_file: WeightFile, path: PathLike) -> Path:
     """Write ``weight_file`` to ``path`` atomically; return the path.
 
-    The JSON is written to a temporary file in the target folder, flushed to
-    disk, then renamed over ``path``: readers see the old file or the new
-    one, never a partial write, and a failure leaves no temporary behind.
+    Written by :func:`heuristics.files.write_text_atomic`: readers see the
+    old file or the new one, never a partial write, a failure leaves no
+    temporary file behind, and the file gets the usual ``0o666`` minus umask.
 
     Raises:
         WeightFileError: the folder does not exist or is not writable, or the
@@ -170,19 +170,9 @@ def save_weights(weight_file: WeightFile, path: PathLike) -> Path:
     except (TypeError, ValueError) as exc:
         raise WeightFileError(f"{target}: cannot be written as JSON: {exc}") from None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        return write_text_atomic(target, text)
     except OSError as exc:
-        raise WeightFileError(f"{target}: cannot write there: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return target
+        raise WeightFileError(f"{target}: cannot write there: {exc.strerror or exc}") from None
 
 
 def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
@@ -261,6 +251,9 @@ def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFi
         get_spec(heuristic)
     except UnknownHeuristicError as exc:
         raise fail("heuristic", str(exc)) from None
+    reason = get_spec(heuristic).refuse(game)
+    if reason is not None:  # before the weights: their bound is only meaningful on a board the heuristic covers
+        raise fail("game", reason)
     if not isinstance(data["weights"], dict):
         raise fail("weights", "must be an object of name: number")
     try:

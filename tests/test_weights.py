@@ -173,7 +173,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(os, "replace", crash)
     other = WeightFile(GOMOKU, "square_values", {"scale": 1.0})
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(WeightFileError, match="w.json: cannot write there: disk full"):
         save_weights(other, target)
     assert target.read_text() == before and [p.name for p in tmp_path.iterdir()] == ["w.json"]
     with pytest.raises(WeightFileError, match="cannot write there"):

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
@@ -35,7 +34,7 @@ from typing import Any, Union
 import numpy as np
 
 from games import Action, KInARow, Position, make_game
-from heuristics import Evaluator
+from heuristics import Evaluator, files
 from search.engine import search
 from search.protocol import is_win_score
 
@@ -126,18 +125,13 @@ class OpeningBook:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
+    """Write ``text`` to ``path`` (its folder created if missing) so that a reader sees the old file or the new one.
+
+    The writing is :func:`heuristics.files.write_text_atomic` (fsync, rename,
+    permissions from the umask); this name stays for the tuner and the scripts.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    files.write_text_atomic(path, text)
 
 
 def _random_opening(game: KInARow, plies: int, rng: np.random.Generator) -> Position:
