@@ -318,7 +318,15 @@ def _verdict(position: Position, score: int) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the solver command line; return the exit code (1 if any input line was malformed)."""
+    """Run the solver command line; return the exit code (1 if any input line was malformed, 130 on Ctrl-C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
+        print("search.solve: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
