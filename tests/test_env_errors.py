@@ -127,3 +127,35 @@ def test_bad_options_fail_at_reset() -> None:
         env.reset(options={"opponent": "strong"})
     with pytest.raises(ValueError, match="agent_plays='both'"):
         env.reset(options={"agent_plays": "both"})
+
+
+def test_reset_options_must_be_a_dict_and_seeds_non_negative_integers() -> None:
+    env = gym.make("alphabeta/Connect4-v0", opponent="rules")
+    vec = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    for reset in (env.reset, vec.reset):
+        with pytest.raises(ValueError, match="reset\\(options=...\\) must be a dict .* or None, not str 'notadict'"):
+            reset(options="notadict")
+        with pytest.raises(ValueError, match="not list \\['opponent'\\]"):
+            reset(options=["opponent"])
+        with pytest.raises(ValueError, match="seed=-1 is negative: a seed must be a non-negative integer or None"):
+            reset(seed=-1)  # gymnasium's own error is not a ValueError
+        with pytest.raises(ValueError, match="seed=2.5 (is not an integer|must be a non-negative integer)"):
+            reset(seed=2.5)
+    with pytest.raises(ValueError, match="seed\\[1\\]=-3 is negative"):
+        vec.reset(seed=[1, -3])
+    # NumPy integers are seeds like Python ints: the same episode
+    env = gym.make("alphabeta/Connect4-v0", opponent="rules")  # a fresh one: the checker wrapper saw failed resets
+    first = env.reset(seed=np.int64(7))[0], env.step(3)[0]
+    again = env.reset(seed=7)[0], env.step(3)[0]
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert np.array_equal(vec.reset(seed=np.uint32(5))[0], vec.reset(seed=5)[0])
+
+
+def test_an_opponent_spec_may_end_with_its_weight_file() -> None:
+    path = "weights/connect4-windows.json"
+    env = gym.make("alphabeta/Connect4-v0", opponent=f"alphabeta:depth=1,weights={path}").unwrapped
+    assert isinstance(env, KInARowEnv)
+    env.reset(seed=0)
+    env.reset(options={"opponent": f"alphabeta:weights={path}"})
+    with pytest.raises(AgentSpecError, match="key 'depth' is given twice"):
+        env.reset(options={"opponent": "alphabeta:depth=1,depth=2"})

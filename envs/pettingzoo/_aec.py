@@ -9,10 +9,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs._batch import check_choice
+from envs._batch import check_choice, check_options
 from envs.core import as_action, observation_space
 from envs.render import RENDER_MODES, HumanRenderer, rgb_image
 from games import IllegalMoveError, KInARow, Position
+from games.checks import check_seed
 
 AGENTS = ("player_0", "player_1")
 """``player_0`` moves first (stone ``x``), ``player_1`` second (``o``)."""
@@ -128,8 +129,9 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         """A new game with ``player_0`` to move (the game has no randomness; ``seed`` only seeds ``np_random``)."""
+        check_options(options)  # none are used, but a wrong type is a mistake worth reporting
         if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(check_seed(seed))
         self._position = self.game.position()
         self._reset_state()
         if self._human is not None:
