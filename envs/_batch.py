@@ -16,7 +16,7 @@ import numpy as np
 from envs import _kernels as K
 from envs.opponents import Opponent, OpponentLike, resolve_opponent
 from games import IllegalMoveError, KInARow, Position
-from games.checks import shown
+from games.checks import check_finite, shown
 
 AGENT_PLAYS = ("first", "second", "random")
 """Values of ``agent_plays``: the agent's side, or a fair coin per episode."""
@@ -66,9 +66,7 @@ class BoardBatch:
         self.game = game
         self.n = n
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_finite("illegal_reward", illegal_reward)
         cells, cols = game.n_cells, game.cols
         self.board = np.zeros((n, cells), dtype=np.int8)
         self.heights = np.zeros((n, cols), dtype=np.int32)

@@ -34,7 +34,7 @@ from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
 from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
-from games.checks import check_seed, is_integer, shown
+from games.checks import check_int, check_seed, is_integer, shown
 
 Seeds = Union[int, Sequence[Optional[int]], None]
 
@@ -64,8 +64,7 @@ class KInARowVectorEnv(VectorEnv):
         render_mode: Optional[str] = None,
         autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r} must be a positive integer")
+        num_envs = check_int("num_envs", num_envs, low=1)
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:

@@ -113,3 +113,19 @@ def check_optional_positive(name: str, value: object) -> Optional[float]:
         if math.isfinite(number) and number > 0:
             return number
     raise ValueError(f"{name}={shown(value)} {problem}: {name} must be a positive finite number or None")
+
+
+def check_finite(name: str, value: object) -> float:
+    """``value`` (a Python or NumPy int or float) as a finite float.
+
+    Raises:
+        ValueError: a bool, not a number, ``nan``/``inf``, or an int too large for a float.
+    """
+    if is_real(value):
+        try:
+            number = float(value)  # type: ignore[arg-type]
+        except OverflowError:  # an int beyond the largest float
+            number = math.inf
+        if math.isfinite(number):
+            return number
+    raise ValueError(f"{name}={shown(value)} must be a finite number")

@@ -159,3 +159,21 @@ def test_an_opponent_spec_may_end_with_its_weight_file() -> None:
     env.reset(options={"opponent": f"alphabeta:weights={path}"})
     with pytest.raises(AgentSpecError, match="key 'depth' is given twice"):
         env.reset(options={"opponent": "alphabeta:depth=1,depth=2"})
+
+
+def test_numpy_numbers_configure_envs_like_python_ones() -> None:
+    from envs.pettingzoo import mnk_v0
+    from envs.vector import KInARowVectorEnv
+    from games import TIC_TAC_TOE, make_game
+
+    env = gym.make("alphabeta/MNK-v0", rows=np.int64(3), cols=np.int32(3), k=np.int64(3),
+                   illegal_reward=np.float32(-2.0)).unwrapped  # fmt: skip
+    assert isinstance(env, KInARowEnv) and env.game == TIC_TAC_TOE and type(env.game.rows) is int
+    assert make_game("connect4", np.int64(5), np.int64(6), np.int64(4)) == make_game("connect4", 5, 6, 4)
+    vec = KInARowVectorEnv(TIC_TAC_TOE, np.int64(2), illegal_reward=np.int64(-1))
+    assert vec.num_envs == 2 and type(vec.num_envs) is int
+    assert mnk_v0.raw_env(illegal_reward=np.float64(-3.0)).illegal_reward == -3.0
+    with pytest.raises(ValueError, match="illegal_reward=10000000000000000000...\\(401 characters\\) must be a finite"):
+        gym.make("alphabeta/TicTacToe-v0", illegal_reward=10**400)
+    with pytest.raises(ValueError, match="num_envs=0 must be a positive integer"):
+        KInARowVectorEnv(TIC_TAC_TOE, 0)

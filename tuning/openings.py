@@ -34,6 +34,7 @@ from typing import Any, Union
 import numpy as np
 
 from games import Action, KInARow, Position, make_game
+from games.checks import check_int
 from heuristics import Evaluator, files
 from search.engine import search
 from search.protocol import is_win_score
@@ -164,10 +165,12 @@ def make_openings(
         max_draws: give up (ValueError) after this many draws, e.g. when the
             game has fewer distinct openings than asked for.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count={count!r} must be a positive integer")
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies < game.n_cells:
-        raise ValueError(f"plies={plies!r} must be an integer in 0..{game.n_cells - 1} for {game}")
+    count = check_int("count", count, low=1)
+    try:
+        plies = check_int("plies", plies, low=0, high=game.n_cells - 1)
+    except ValueError as exc:
+        raise ValueError(f"{exc} for {game}") from None
+    seed = check_int("seed", seed, low=0)
     if not 0.0 <= heldout < 1.0:
         raise ValueError(f"heldout={heldout!r} must be a fraction in [0, 1)")
     rng = np.random.default_rng(seed)
