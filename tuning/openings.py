@@ -108,7 +108,7 @@ class OpeningBook:
             game = make_game(g["kind"], g["rows"], g["cols"], g["k"])
             pools = [tuple(tuple(game.parse_moves(text)) for text in data[name]) for name in ("tuning", "heldout")]
             return cls(game, int(data["plies"]), int(data["seed"]), pools[0], pools[1])
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, OverflowError) as error:
             raise ValueError(f"malformed openings object: missing or bad field {error}") from None
 
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
@@ -120,7 +120,9 @@ class OpeningBook:
         """Read a book written by :meth:`save`."""
         try:
             data = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as error:
+        except RecursionError:  # json's own error for nesting too deep to parse
+            raise ValueError(f"{path}: cannot read openings: JSON nested too deeply") from None
+        except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             raise ValueError(f"{path}: cannot read openings: {error}") from None
         return cls.from_json(data)
 
