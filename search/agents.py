@@ -8,8 +8,11 @@
     make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4", CONNECT4)
     make_agent("alphabeta:heuristic=c4_features,f1_four=0,f3_two_open=0", CONNECT4)  # weights by name
     make_agent("weights/connect4-c4_features.json", CONNECT4)                         # a weight file
+    make_agent("alphabeta:depth=2,weights=weights/connect4-c4_features.json", CONNECT4)   # its settings overridden
     make_agent("random", CONNECT4); make_agent("rules", CONNECT4); make_agent("minimax:depth=3", CONNECT4)
     make_agent("perfect", CONNECT4); make_agent("perfect:weak=1", TIC_TAC_TOE)   # the exact solver
+
+The grammar and its one parser: :mod:`search.agent_spec`.
 """
 
 from __future__ import annotations
@@ -56,12 +59,22 @@ class AlphaBetaAgent:
         depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
         branching: q, the number of best-ordered moves searched per node (None: all).
         radius: m,n,k only: consider cells within this distance of a stone.
-        tt_size: transposition-table entries, kept across a game's moves,
-            cleared by :meth:`reset`.
+        tt_size: transposition-table entries (at most what fits in this
+            machine's memory), kept across a game's moves, forgotten by
+            :meth:`reset` in O(1).
         random_every: play a uniformly random move every N-th own move (the
             Connect-4 paper's experiments use 3, so games do not repeat).
         seed: seeds the random moves and the tie-breaking between equal root moves.
         name: a label for match tables (default derived from the settings).
+
+    Integer arguments may be Python or NumPy integers.
+
+    Raises:
+        ValueError: a bad budget (budgets are int64: at most 2**63 - 1), a
+            negative seed, weights the evaluator refuses (see
+            :mod:`heuristics.bounds`), or a malformed weight file.
+        TableSizeError: ``tt_size`` below 1 or too large for this machine
+            (the message gives the bytes asked for).
     """
 
     def __init__(
