@@ -9,13 +9,14 @@ a batch of N, so a seed gives the same episode either way.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
 from envs import _kernels as K
 from envs.opponents import Opponent, OpponentLike, resolve_opponent
 from games import IllegalMoveError, KInARow, Position
+from games.checks import check_finite, shown
 
 AGENT_PLAYS = ("first", "second", "random")
 """Values of ``agent_plays``: the agent's side, or a fair coin per episode."""
@@ -25,6 +26,20 @@ RESET_OPTIONS = ("opponent", "agent_plays")
 """Keys ``reset(options=...)`` understands (besides a vector env's ``reset_mask``)."""
 
 _SIDES = {"first": K.SIDE_FIRST, "second": K.SIDE_SECOND, "random": K.SIDE_RANDOM}
+
+
+def check_options(options: object) -> dict[str, Any]:
+    """``reset(options=...)`` as a new dict ({} for None).
+
+    Raises:
+        ValueError: ``options`` is not a dict (or other mapping); the message names the type received.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset(options=...) must be a dict such as {{'opponent': 'rules'}} or None, "
+                         f"not {type(options).__name__} {shown(options)}")  # fmt: skip
+    return dict(options)
 
 
 def check_choice(name: str, value: object, allowed: Sequence[str]) -> str:
@@ -51,9 +66,7 @@ class BoardBatch:
         self.game = game
         self.n = n
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_finite("illegal_reward", illegal_reward)
         cells, cols = game.n_cells, game.cols
         self.board = np.zeros((n, cells), dtype=np.int8)
         self.heights = np.zeros((n, cols), dtype=np.int32)
@@ -97,6 +110,7 @@ class BoardBatch:
 
     def apply_options(self, options: Optional[dict[str, Any]]) -> None:
         """Apply ``reset(options=...)``: ``opponent`` and ``agent_plays`` stay in force until changed again."""
+        options = check_options(options)
         if not options:
             return
         unknown = sorted(set(options) - set(RESET_OPTIONS))

@@ -14,10 +14,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs._batch import BoardBatch
+from envs._batch import BoardBatch, check_options
 from envs.opponents import OpponentLike
 from envs.render import RENDER_MODES, HumanRenderer, rgb_image, text_board
 from games import KInARow, Position
+from games.checks import check_seed
 
 Observation = Union[np.ndarray, dict[str, np.ndarray]]
 
@@ -109,11 +110,17 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         """Start an episode; the opponent moves first when the agent plays second.
 
         Args:
-            seed: reseeds the environment's generator (who starts, random moves, the opponent's seed).
+            seed: reseeds the environment's generator (who starts, random moves, the opponent's seed);
+                a non-negative integer (Python or NumPy) or None.
             options: ``{"opponent": ..., "agent_plays": ...}``: change either
                 from this episode on (they stay until changed again).
+
+        Raises:
+            ValueError: a negative or non-integer seed, ``options`` not a dict,
+                an unknown option or a bad value (the message names it).
         """
-        super().reset(seed=seed)
+        options = check_options(options)  # before anything changes: a bad call leaves the env as it was
+        super().reset(seed=check_seed(seed))  # gymnasium raises its own non-ValueError for negative or numpy seeds
         self._batch.apply_options(options)
         self._batch.reset(self._which, (self.np_random,))
         if self._human is not None:

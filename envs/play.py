@@ -13,7 +13,7 @@ The board is redrawn after every move pair (yours and the opponent's); a bad or 
 answered with the reason and asked again; ``q`` quits.  Reads standard
 input, so moves can be piped in: ``printf '4\\n4\\n4\\n' | python -m envs.play connect4``.
 Exit status: 0 when the game ends or you quit, 1 if the input ends first,
-2 for bad arguments.
+2 for bad arguments, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -98,10 +98,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: command-line arguments without the program name (default: ``sys.argv[1:]``).
 
     Returns:
-        The exit status.
+        The exit status (0 game over or quit, 1 input ended, 2 bad arguments, 130 interrupted).
     """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C at the prompt or while the opponent thinks: a short note, not a traceback
+        print("\ninterrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, as shells report it
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed {args.seed}: a seed must be a non-negative integer")
     try:
         game = make_game(args.game, args.rows, args.cols, args.k)
         opponent = args.opponent or DEFAULT_OPPONENTS.get(game.kind, "rules")

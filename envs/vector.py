@@ -29,11 +29,12 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs import _kernels as K
-from envs._batch import BoardBatch
+from envs._batch import BoardBatch, check_options
 from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
 from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
+from games.checks import check_int, check_seed, is_integer, shown
 
 Seeds = Union[int, Sequence[Optional[int]], None]
 
@@ -63,8 +64,7 @@ class KInARowVectorEnv(VectorEnv):
         render_mode: Optional[str] = None,
         autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs={num_envs!r} must be a positive integer")
+        num_envs = check_int("num_envs", num_envs, low=1)
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -101,7 +101,7 @@ class KInARowVectorEnv(VectorEnv):
                 ``opponent``, ``agent_plays`` (from this reset on).
         """
         seeds = self._seeds(seed)
-        options = dict(options or {})
+        options = check_options(options)
         mask = options.pop("reset_mask", None)
         which = self._all if mask is None else self._reset_mask(mask)
         if "opponent" in options and which.size < self.num_envs:
@@ -167,12 +167,16 @@ class KInARowVectorEnv(VectorEnv):
     def _seeds(self, seed: Seeds) -> list[Optional[int]]:
         if seed is None:
             return [None] * self.num_envs
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            return [int(seed) + i for i in range(self.num_envs)]
+        if is_integer(seed):
+            first = check_seed(seed)
+            assert first is not None
+            return [first + i for i in range(self.num_envs)]
+        if isinstance(seed, (str, bytes)) or not hasattr(seed, "__iter__"):
+            raise ValueError(f"seed={shown(seed)} must be a non-negative integer, one per board, or None")
         seeds = list(seed)  # type: ignore[arg-type]
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} boards: give one per board, an int, or None")
-        return seeds
+        return [check_seed(value, f"seed[{i}]") for i, value in enumerate(seeds)]
 
     def _reset_mask(self, mask: Any) -> np.ndarray:
         if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (self.num_envs,):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterable, Union
 
 from games import _bits
+from games.checks import is_integer, shown
 from games.errors import InvalidGameError, NotationError
 
 if TYPE_CHECKING:
@@ -53,11 +54,12 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 
 def _check_size(name: str, value: object, low: int, high: int) -> int:
     """Return ``value`` if it is an int in ``[low, high]``, else raise InvalidGameError."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidGameError(f"{name}={value!r} is not an integer: {name} must be an integer from {low} to {high}")
-    if not low <= value <= high:
-        raise InvalidGameError(f"{name}={value} is out of range: {name} must be an integer from {low} to {high}")
-    return value
+    if not is_integer(value):  # NumPy integers are sizes too (stored as Python ints below)
+        raise InvalidGameError(f"{name}={shown(value)} is not an integer: {name} must be an integer from {low} to {high}")
+    number: int = int(value)  # type: ignore[call-overload]
+    if not low <= number <= high:
+        raise InvalidGameError(f"{name}={shown(number)} is out of range: {name} must be an integer from {low} to {high}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -80,12 +82,12 @@ class KInARow(ABC):
     kind: ClassVar[str] = "k-in-a-row"
 
     def __post_init__(self) -> None:
-        _check_size("rows", self.rows, 1, MAX_SIDE)
-        _check_size("cols", self.cols, 1, MAX_SIDE)
+        object.__setattr__(self, "rows", _check_size("rows", self.rows, 1, MAX_SIDE))  # frozen: set once, here
+        object.__setattr__(self, "cols", _check_size("cols", self.cols, 1, MAX_SIDE))
         longest = max(self.rows, self.cols)
         if longest < 2:
             raise InvalidGameError(f"a {self.rows}x{self.cols} board has no line of 2: rows or cols must be at least 2")
-        _check_size("k", self.k, 2, longest)
+        object.__setattr__(self, "k", _check_size("k", self.k, 2, longest))
 
     @property
     def n_cells(self) -> int:

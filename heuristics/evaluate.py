@@ -43,7 +43,9 @@ class Evaluator:
     Raises:
         UnknownHeuristicError: ``heuristic`` is not registered.
         UnsupportedGameError: the heuristic's definition does not cover ``game``.
-        WeightError: an unknown weight name or a non-finite value.
+        WeightError: an unknown weight name, a non-finite value, or weights
+            so large that an evaluation could reach the search's win-score
+            band (see :mod:`heuristics.bounds`).
     """
 
     def __init__(self, heuristic: str, game: KInARow, weights: Optional[Mapping[str, float]] = None) -> None:
@@ -52,7 +54,7 @@ class Evaluator:
         if reason is not None:
             raise UnsupportedGameError(reason)
         self.game = game
-        self.weights: dict[str, float] = check_weights(heuristic, {**self.spec.defaults, **(weights or {})})
+        self.weights: dict[str, float] = check_weights(heuristic, {**self.spec.defaults, **(weights or {})}, game)
         self.weight_array = np.array(list(self.weights.values()), dtype=np.float64)
         self.kernel_id = kernel_id(heuristic)
         self.windows = window_table(game.rows, game.cols, game.k)

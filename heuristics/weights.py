@@ -27,13 +27,15 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 from games import InvalidGameError, KInARow, make_game
+from games.checks import INT64_MAX, check_optional_positive, is_integer, is_real, shown
+from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
+from heuristics.files import write_text_atomic
 from heuristics.registry import get_spec
 
 FORMAT = "alphabeta-gym-weights"
@@ -59,12 +61,19 @@ class SearchSettings:
     """m,n,k: only cells within this distance of a stone are considered."""
 
 
-def check_weights(heuristic: str, weights: Mapping[str, Any]) -> dict[str, float]:
+def check_weights(heuristic: str, weights: Mapping[str, Any], game: Optional[KInARow] = None) -> dict[str, float]:
     """Return ``weights`` as a complete ``{name: float}`` dict in the heuristic's order.
+
+    Values may be Python or NumPy ints and floats.  With ``game``, the
+    weights must also keep every evaluation of its board below
+    :data:`heuristics.bounds.EVALUATION_LIMIT`, the edge of the search's
+    win-score band (see :mod:`heuristics.bounds` for the bound and why).
 
     Raises:
         UnknownHeuristicError: ``heuristic`` is not registered.
-        WeightError: a name is unknown or missing, or a value is not a finite number.
+        WeightError: a name is unknown or missing, a value is not a finite
+            number (or too large for a float), or (with ``game``) the weights
+            could push an evaluation into the win-score band.
     """
     spec = get_spec(heuristic)
     names = spec.weight_names
@@ -76,11 +85,44 @@ def check_weights(heuristic: str, weights: Mapping[str, Any]) -> dict[str, float
         raise WeightError(f"missing weight(s) {', '.join(map(repr, missing))} for {heuristic}")
     out = {}
     for name in names:
-        value = weights[name]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise WeightError(f"weight {name!r} = {value!r} is not a finite number")
-        out[name] = float(value)
+        try:
+            out[name] = float(_finite_float(name, weights[name]))
+        except ValueError as exc:
+            raise WeightError(f"weight {exc}") from None
+    if game is not None:
+        _check_bound(heuristic, game, out)
     return out
+
+
+def _finite_float(name: str, value: Any) -> float:
+    """``value`` as a finite float (any sign).
+
+    Raises:
+        ValueError: a bool, not a number, not finite, or an int too large for a float.
+    """
+    if not is_real(value):
+        raise ValueError(f"{name!r} = {shown(value)} is not a finite number")
+    try:
+        number = float(value)
+    except OverflowError:  # e.g. a JSON integer of 400 digits
+        raise ValueError(f"{name!r} = {shown(value)} is too large for a float: it must be a finite number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name!r} = {shown(value)} is not a finite number")
+    return number
+
+
+def _check_bound(heuristic: str, game: KInARow, weights: dict[str, float]) -> None:
+    """Refuse weights whose evaluations could reach the search's win-score band (see :mod:`heuristics.bounds`)."""
+    bound = max_abs_evaluation(heuristic, game, weights)
+    if bound < EVALUATION_LIMIT:
+        return
+    largest = max(weights, key=lambda n: abs(weights[n]))
+    raise WeightError(
+        f"weights of {heuristic} too large for {game}: an evaluation could reach {bound:.3g} in absolute value "
+        f"(largest weight {largest}={weights[largest]:.6g}); evaluations must stay below {EVALUATION_LIMIT:.0e}, "
+        f"a tenth of the search's win score {WIN_SCORE:.0e}, or a heuristic value would read as a forced win or "
+        f"loss: scale the weights down by a factor of more than {bound / EVALUATION_LIMIT:.3g}"
+    )
 
 
 @dataclass(frozen=True)
@@ -94,10 +136,10 @@ class WeightFile:
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "weights", check_weights(self.heuristic, self.weights))
         reason = get_spec(self.heuristic).refuse(self.game)
         if reason is not None:
             raise WeightError(reason)
+        object.__setattr__(self, "weights", check_weights(self.heuristic, self.weights, self.game))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to disk."""
@@ -114,9 +156,9 @@ class WeightFile:
 def save_weights(weight_file: WeightFile, path: PathLike) -> Path:
     """Write ``weight_file`` to ``path`` atomically; return the path.
 
-    The JSON is written to a temporary file in the target folder, flushed to
-    disk, then renamed over ``path``: readers see the old file or the new
-    one, never a partial write, and a failure leaves no temporary behind.
+    Written by :func:`heuristics.files.write_text_atomic`: readers see the
+    old file or the new one, never a partial write, a failure leaves no
+    temporary file behind, and the file gets the usual ``0o666`` minus umask.
 
     Raises:
         WeightFileError: the folder does not exist or is not writable, or the
@@ -128,19 +170,9 @@ def save_weights(weight_file: WeightFile, path: PathLike) -> Path:
     except (TypeError, ValueError) as exc:
         raise WeightFileError(f"{target}: cannot be written as JSON: {exc}") from None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        return write_text_atomic(target, text)
     except OSError as exc:
-        raise WeightFileError(f"{target}: cannot write there: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return target
+        raise WeightFileError(f"{target}: cannot write there: {exc.strerror or exc}") from None
 
 
 def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
@@ -159,12 +191,38 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
     """
     source = Path(path)
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        text = source.read_text(encoding="utf-8")
     except OSError as exc:
         raise WeightFileError(f"{source}: cannot read: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise WeightFileError(f"{source}: not valid JSON: {exc}") from None
-    return _from_json(data, source, game)
+    return _from_json(_parse_json(text, source), source, game)
+
+
+def _parse_json(text: str, source: Path) -> Any:
+    """The JSON document of a weight file, refusing what ``json.loads`` lets through or dies on.
+
+    Raises:
+        WeightFileError: bad JSON, a key repeated in one object (``json``
+            keeps the last silently: a weight given twice must not pass), or
+            nesting too deep for the parser (a RecursionError otherwise).
+    """
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise WeightFileError(f"{source}: key {key!r} appears twice in one JSON object")
+            seen[key] = value
+        return seen
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except RecursionError:
+        raise WeightFileError(f"{source}: not a weight file: JSON nested too deeply to read") from None
+    except ValueError as exc:  # JSONDecodeError, and an integer over Python's digit limit (4300)
+        if isinstance(exc, WeightFileError):
+            raise
+        raise WeightFileError(f"{source}: not valid JSON: {exc}") from None
 
 
 def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFile:
@@ -193,10 +251,13 @@ def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFi
         get_spec(heuristic)
     except UnknownHeuristicError as exc:
         raise fail("heuristic", str(exc)) from None
+    reason = get_spec(heuristic).refuse(game)
+    if reason is not None:  # before the weights: their bound is only meaningful on a board the heuristic covers
+        raise fail("game", reason)
     if not isinstance(data["weights"], dict):
         raise fail("weights", "must be an object of name: number")
     try:
-        weights = check_weights(heuristic, data["weights"])
+        weights = check_weights(heuristic, data["weights"], game)
     except WeightError as exc:
         raise fail("weights", str(exc)) from None
     search = _search_from_json(data.get("search", {}), fail)
@@ -231,10 +292,15 @@ def _search_from_json(raw: Any, fail: Any) -> SearchSettings:
         value = raw.get(name)
         if value is None:
             continue
-        integral = name != "time_ms"
-        is_number = isinstance(value, int) if integral else isinstance(value, (int, float))
-        if isinstance(value, bool) or not is_number or not math.isfinite(value) or value <= 0:
-            kind = "a positive integer" if integral else "a positive number"
-            raise fail(f"search.{name}", f"{value!r} is not {kind} or null")
-        values[name] = value
+        if name == "time_ms":
+            try:
+                values[name] = check_optional_positive(name, value)
+            except ValueError:
+                raise fail(f"search.{name}", f"{shown(value)} is not a positive number or null") from None
+        elif is_integer(value) and value > INT64_MAX:  # budgets reach the kernels as int64
+            raise fail(f"search.{name}", f"{shown(value)} is larger than 2**63 - 1, the search's limit")
+        elif not is_integer(value) or value < 1:
+            raise fail(f"search.{name}", f"{shown(value)} is not a positive integer or null")
+        else:
+            values[name] = int(value)
     return SearchSettings(**values)

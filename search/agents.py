@@ -8,8 +8,11 @@
     make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4", CONNECT4)
     make_agent("alphabeta:heuristic=c4_features,f1_four=0,f3_two_open=0", CONNECT4)  # weights by name
     make_agent("weights/connect4-c4_features.json", CONNECT4)                         # a weight file
+    make_agent("alphabeta:depth=2,weights=weights/connect4-c4_features.json", CONNECT4)   # its settings overridden
     make_agent("random", CONNECT4); make_agent("rules", CONNECT4); make_agent("minimax:depth=3", CONNECT4)
     make_agent("perfect", CONNECT4); make_agent("perfect:weak=1", TIC_TAC_TOE)   # the exact solver
+
+The grammar and its one parser: :mod:`search.agent_spec`.
 """
 
 from __future__ import annotations
@@ -21,16 +24,15 @@ from typing import Any, Mapping, Optional, Union
 import numpy as np
 
 from games import Action, KInARow, Position
+from games.checks import INT64_MAX, check_int, check_optional_int, check_seed
 from heuristics import Evaluator, get_spec, load_weights
+from search.agent_spec import AGENT_NAMES, parse_spec
+from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
-
-
-class AgentSpecError(ValueError):
-    """An agent spec that cannot be turned into an agent (the message lists what is allowed)."""
 
 
 def default_heuristic(game: KInARow) -> str:
@@ -57,12 +59,22 @@ class AlphaBetaAgent:
         depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
         branching: q, the number of best-ordered moves searched per node (None: all).
         radius: m,n,k only: consider cells within this distance of a stone.
-        tt_size: transposition-table entries, kept across a game's moves,
-            cleared by :meth:`reset`.
+        tt_size: transposition-table entries (at most what fits in this
+            machine's memory), kept across a game's moves, forgotten by
+            :meth:`reset` in O(1).
         random_every: play a uniformly random move every N-th own move (the
             Connect-4 paper's experiments use 3, so games do not repeat).
         seed: seeds the random moves and the tie-breaking between equal root moves.
         name: a label for match tables (default derived from the settings).
+
+    Integer arguments may be Python or NumPy integers.
+
+    Raises:
+        ValueError: a bad budget (budgets are int64: at most 2**63 - 1), a
+            negative seed, weights the evaluator refuses (see
+            :mod:`heuristics.bounds`), or a malformed weight file.
+        TableSizeError: ``tt_size`` below 1 or too large for this machine
+            (the message gives the bytes asked for).
     """
 
     def __init__(
@@ -93,20 +105,19 @@ class AlphaBetaAgent:
             radius = radius if radius is not None else loaded.search.radius
         else:
             overrides = dict(weights or {})
-        if random_every is not None and (isinstance(random_every, bool) or not isinstance(random_every, int) or random_every < 1):
-            raise ValueError(f"random_every={random_every!r} must be a positive integer or None")
+        random_every = check_optional_int("random_every", random_every, low=1)
         self.game = game
         self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
         self.depth = depth if depth is not None or nodes is not None or time_ms is not None else 4
         self.nodes, self.time_ms, self.branching, self.radius = nodes, time_ms, branching, radius
         self.random_every = random_every
-        self.table = TranspositionTable(tt_size)
+        _check_budgets(game.position(), self.evaluator, self.depth, nodes, time_ms, branching, radius)
+        self._rng = np.random.default_rng(check_seed(seed))
+        self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
-        self._rng = np.random.default_rng(seed)
         self._moves_made = 0
         budget = f"d{self.depth}" if self.depth else (f"n{self.nodes}" if self.nodes else f"t{self.time_ms}ms")
         self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{branching}" if branching else "")
-        _check_budgets(game.position(), self.evaluator, self.depth, nodes, time_ms, branching, radius)
 
     def select_move(self, position: Position) -> Action:
         """Search ``position`` (left unchanged) and return the best move; see :attr:`last_result`."""
@@ -123,13 +134,13 @@ class AlphaBetaAgent:
         return self.last_result.move
 
     def reset(self) -> None:
-        """A new game: clear the transposition table and the move counter."""
-        self.table.clear()
+        """A new game: empty the transposition table (O(1): a new generation, see :meth:`TranspositionTable.forget`), zero the move counter."""
+        self.table.forget()
         self._moves_made = 0
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the random moves and the root tie-breaking."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
 
 class MinimaxAgent:
@@ -144,13 +155,12 @@ class MinimaxAgent:
 
     def __init__(self, game: KInARow, heuristic: Optional[str] = None, weights: Optional[Mapping[str, float]] = None,
                  *, depth: int = 3, radius: Optional[int] = None, seed: Optional[int] = None) -> None:  # fmt: skip
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth={depth!r} must be a positive integer")
+        depth = check_int("depth", depth, low=1, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(heuristic or default_heuristic(game), game, weights)
         self.depth, self.radius = depth, radius
         self.name = f"minimax-{self.evaluator.name}-d{depth}"
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
     def select_move(self, position: Position) -> Action:
         """The move with the best minimax value (random among equals)."""
@@ -165,7 +175,7 @@ class MinimaxAgent:
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the tie-breaking."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
@@ -177,18 +187,9 @@ _KEYS = {
     "rules": {"seed"},
     "perfect": {"weak", "tt", "seed"},
 }
-SPEC_NAMES = tuple(_KEYS)
+assert tuple(_KEYS) == AGENT_NAMES
+SPEC_NAMES = AGENT_NAMES
 """The agent names a spec may start with."""
-
-
-def _parse_options(spec: str, text: str) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise AgentSpecError(f"agent spec {spec!r}: {item!r} is not key=value")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
@@ -205,12 +206,22 @@ def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
 def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentType:
     """Build an agent from a command-line spec.
 
-    Forms: ``random``, ``rules``, ``minimax[:depth=3,heuristic=...]``,
-    ``perfect[:weak=0|1,tt=slots,seed=...]`` (the exact solver, see :class:`search.solve.PerfectAgent`),
-    ``alphabeta[:key=value,...]`` (keys: heuristic, weights (a weight file),
-    depth, nodes, time_ms, branching, radius, tt, random_every, seed, and any
-    weight name of the heuristic as an override), or the path of a weight
-    file (an alpha-beta agent with its heuristic, weights and search settings).
+    The grammar (one parser, :func:`search.agent_spec.parse_spec`, for every
+    caller: this function, ``tuning.match``, ``envs.play`` and the envs'
+    ``opponent=``)::
+
+        spec    := NAME [":" key=value ("," key=value)*]  |  PATH
+        NAME    := alphabeta | minimax | random | rules | perfect   (the text before the first ":")
+        PATH    := anything else: a weight file (an alpha-beta agent with its heuristic, weights and search)
+
+    A value runs to the next comma, so ``alphabeta:weights=dir/x.json,depth=2``
+    and ``alphabeta:depth=2,weights=dir/x.json`` are the same agent; a key may
+    appear only once.  Keys by agent: ``minimax`` (depth=3, heuristic,
+    radius, seed); ``perfect`` (weak=0|1, tt=slots, seed; the exact solver,
+    :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
+    ``alphabeta`` (heuristic, weights (a weight file), depth, nodes, time_ms,
+    branching, radius, tt, random_every, seed, and any weight name of the
+    heuristic as an override).
 
     Args:
         spec: the spec string.
@@ -218,20 +229,19 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
         seed: a default seed, overridden by a ``seed=`` key.
 
     Raises:
-        AgentSpecError: unknown agent name or key, malformed option (the
-            message lists what is allowed).
+        AgentSpecError: unknown agent name or key, a key given twice, a
+            malformed option (the message lists what is allowed).
         ValueError: values the agent itself refuses (bad depth, unknown
-            heuristic, malformed weight file, ...).
+            heuristic, malformed weight file, a table too large, ...).
     """
-    text = spec.strip()
-    if text.endswith(".json") or (os.sep in text and Path(text).exists()):
-        return AlphaBetaAgent(game, weights=text, seed=seed)
-    kind, _, rest = text.partition(":")
-    if kind not in _KEYS:
-        raise AgentSpecError(
-            f"unknown agent {kind!r} in spec {spec!r}: use one of {', '.join(SPEC_NAMES)} or a weight file path"
-        )
-    options = _parse_options(spec, rest)
+    parsed = parse_spec(spec)
+    if parsed.kind is None:
+        assert parsed.path is not None
+        if not parsed.path.endswith(".json") and not Path(parsed.path).is_file():
+            raise AgentSpecError(f"unknown agent {parsed.path.partition(':')[0]!r} in spec {spec!r}: "
+                                 f"use one of {', '.join(SPEC_NAMES)} or a weight file path")  # fmt: skip
+        return AlphaBetaAgent(game, weights=parsed.path, seed=seed)
+    kind, options = parsed.kind, parsed.options
     values = {key: _convert(spec, key, value) for key, value in options.items()}
     values.setdefault("seed", seed)
     overrides: dict[str, float] = {}
@@ -250,13 +260,18 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
             f"unknown key(s) {', '.join(map(repr, unknown))} for {kind!r} in spec {spec!r}: "
             f"valid keys are {', '.join(sorted(_KEYS[kind]))}{extra}"
         )
+    return _build(spec, kind, game, values, overrides)
+
+
+def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], overrides: dict[str, float]) -> AgentType:
+    """The agent of a parsed, converted spec."""
     if kind == "random":
         return RandomAgent(seed=values["seed"])
     if kind == "rules":
         return RuleBasedAgent(seed=values["seed"])
     if kind == "perfect":
         if values.get("weak", 0) not in (0, 1):
-            raise AgentSpecError(f"agent spec {spec!r}: weak={options['weak']!r} must be 0 or 1")
+            raise AgentSpecError(f"agent spec {spec!r}: weak={values['weak']!r} must be 0 or 1")
         return PerfectAgent(game, weak=bool(values.get("weak", 0)), tt_size=values.get("tt", DEFAULT_TT_SIZE),
                             seed=values["seed"])  # fmt: skip
     if kind == "minimax":

@@ -44,6 +44,7 @@ import numpy as np
 from games import Action, Position
 from games._bits import _from_board
 from games._bits import fits as bits_fit
+from games.checks import INT64_MAX, check_optional_int, check_optional_positive
 from games.position import _zobrist
 from heuristics import Evaluator
 from heuristics._c4_bits import constants as c4_constants
@@ -183,13 +184,11 @@ def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int
         raise ValueError(f"position {position.move_string()!r} is over: there is nothing to search")
     if depth is None and nodes is None and time_ms is None:
         raise ValueError("give at least one budget: depth, nodes or time_ms")
+    # Budgets travel to the kernels as int64: a larger one would wrap around (numba raises OverflowError).
     for name, value in (("depth", depth), ("nodes", nodes), ("branching", branching)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ValueError(f"{name}={value!r} must be a positive integer or None")
-    if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int) or radius < 0):
-        raise ValueError(f"radius={radius!r} must be a non-negative integer or None")
-    if time_ms is not None and not (isinstance(time_ms, (int, float)) and math.isfinite(time_ms) and time_ms > 0):
-        raise ValueError(f"time_ms={time_ms!r} must be a positive number or None")
+        check_optional_int(name, value, low=1, high=INT64_MAX)
+    check_optional_int("radius", radius, low=0, high=INT64_MAX)
+    check_optional_positive("time_ms", time_ms)
 
 
 def _uses_bitboards(position: Position) -> bool:

@@ -22,10 +22,12 @@ from typing import Optional, Protocol, runtime_checkable
 
 from games import Action, Position
 
-WIN_SCORE = 1e15
-"""The score of winning now; exact in float64 after subtracting any ply count."""
-HEURISTIC_LIMIT = 1e14
-"""Heuristic scores are clipped to this magnitude, far below any win score."""
+# Defined with the evaluators (heuristics.bounds), which refuse weights that could reach the band between the two.
+from heuristics.bounds import EVALUATION_LIMIT
+from heuristics.bounds import WIN_SCORE as WIN_SCORE  # re-exported: the search API names it
+
+HEURISTIC_LIMIT = EVALUATION_LIMIT
+"""Heuristic scores stay below this magnitude (weights are checked; the kernels also clip), far below any win score."""
 
 
 def is_win_score(score: float) -> bool:

@@ -68,6 +68,7 @@ from numba import njit
 from games import Action, Position
 from games._board import _DIRECTIONS, _action_cell, _playable, _wins_through
 from games._jit import JIT
+from games.checks import check_seed
 
 # ----------------------------------------------------------------- kernels
 # Shared arguments: board int8[rows * cols] (0 empty, 1 and 2 the players'
@@ -439,7 +440,7 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
     def select_move(self, position: Position) -> Action:
         """A uniformly random legal action (``position`` must not be over)."""
@@ -451,7 +452,7 @@ class RandomAgent:
 
     def seed(self, seed: Optional[int]) -> None:
         """Restart the generator from ``seed`` (None: fresh entropy)."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
 
 class RuleBasedAgent:
@@ -466,7 +467,7 @@ class RuleBasedAgent:
     name = "rules"
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
     def select_move(self, position: Position) -> Action:
         """The rule-based move for the side to move (``position`` is left untouched)."""
@@ -477,4 +478,4 @@ class RuleBasedAgent:
 
     def seed(self, seed: Optional[int]) -> None:
         """Restart the tie-breaking generator from ``seed`` (None: fresh entropy)."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))

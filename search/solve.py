@@ -39,14 +39,17 @@ from typing import Iterable, Mapping, Optional, Sequence, TextIO
 import numpy as np
 
 from games import Action, KInARow, Position, _bits, make_game
+from games.checks import check_seed
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search import _solver as ks
+from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
 """Transposition-table slots by default (8 bytes each: 32 MB)."""
 MIN_TT_SIZE, MAX_TT_SIZE = 1 << 9, 1 << 34
 """Allowed table sizes: a slot keeps at least one bit for the generation stamp."""
+_SLOT_BYTES = 8  # a slot is one uint64 (see search._solver._tt_value)
 
 
 def solvable(game: KInARow) -> Optional[str]:
@@ -101,22 +104,23 @@ class Solver:
 
     Args:
         game: a Connect-4 or m,n,k game with ``(rows + 1) * cols <= 64``.
-        tt_size: table slots, rounded up to a power of two (memory: 9 bytes
-            a slot for Connect-4, 17 for m,n,k).
+        tt_size: table slots, rounded up to a power of two (8 bytes a slot),
+            from ``MIN_TT_SIZE`` to ``MAX_TT_SIZE`` and what fits in memory.
 
     Raises:
-        ValueError: the game does not fit, or a bad ``tt_size``.
+        ValueError: the game does not fit.
+        TableSizeError: a bad ``tt_size``, or a table too large for this
+            machine's memory (the message gives the bytes asked for).
     """
 
     def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE) -> None:
         reason = solvable(game)
         if reason:
             raise ValueError(reason)
-        if isinstance(tt_size, bool) or not isinstance(tt_size, int) or not MIN_TT_SIZE <= tt_size <= MAX_TT_SIZE:
-            raise ValueError(f"tt_size={tt_size!r} must be an integer from {MIN_TT_SIZE} to {MAX_TT_SIZE} (table slots)")
+        slots = check_table_size("tt_size", tt_size, _SLOT_BYTES, low=MIN_TT_SIZE, high=MAX_TT_SIZE)
         self.game = game
-        self._tt_bits = (tt_size - 1).bit_length()
-        self._tt = np.zeros(1 << self._tt_bits, dtype=np.uint64)
+        self._tt_bits = (slots - 1).bit_length()
+        self._tt = allocate("tt_size", slots, np.uint64)
         self._stamp = 1
         rows, cols = game.rows, game.cols
         self._board = np.uint64(_bits._board_mask(rows, cols))  # numba hands scalars back as Python ints
@@ -228,7 +232,7 @@ class PerfectAgent:
         self.solver = Solver(game, tt_size)
         self.name = name or ("perfect-weak" if weak else "perfect")
         self.last_result: Optional[SolveResult] = None
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
     def select_move(self, position: Position) -> Action:
         """A move of the best exact score for the side to move (``position`` is left unchanged)."""
@@ -244,7 +248,7 @@ class PerfectAgent:
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the choice among equal moves."""
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(check_seed(seed))
 
 
 # --------------------------------------------------------------------------- command line
@@ -314,7 +318,15 @@ def _verdict(position: Position, score: int) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the solver command line; return the exit code (1 if any input line was malformed)."""
+    """Run the solver command line; return the exit code (1 if any input line was malformed, 130 on Ctrl-C)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
+        print("search.solve: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:

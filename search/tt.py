@@ -8,15 +8,90 @@ line.  Win scores are stored relative to their node (``search._negamax``).
 
 from __future__ import annotations
 
+import os
 import threading
+from functools import lru_cache
 from typing import Optional
 
 import numpy as np
+import numpy.typing as npt
+
+from games.checks import INT64_MAX, check_int, is_integer, shown
 
 _ENTRY = np.dtype([("key", np.uint64), ("score", np.float64), ("depth", np.int32), ("flag", np.int32),
                    ("move", np.int32), ("stamp", np.int32)])  # fmt: skip
 """One table entry, 32 bytes: two per 64-byte cache line, so a probe or a store touches one line."""
 _LAST_GENERATION = 2**31 - 1
+_GIB = 1 << 30
+
+
+class TableSizeError(ValueError):
+    """A table size that cannot be allocated (the message says how much memory it asked for and what is allowed)."""
+
+
+@lru_cache(maxsize=None)
+def physical_memory() -> int:
+    """This machine's physical memory in bytes (2**62 if the system does not say).
+
+    Tables are refused beyond it: Linux overcommits, so a larger ``np.zeros``
+    may succeed and the process is killed later, when the pages are touched.
+    """
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, OSError, ValueError):  # not POSIX, or the names are unknown
+        return 1 << 62
+
+
+def max_slots(slot_bytes: int) -> int:
+    """The largest power-of-two slot count whose table fits in :func:`physical_memory`."""
+    return 1 << ((physical_memory() // slot_bytes).bit_length() - 1)
+
+
+def check_table_size(name: str, size: object, slot_bytes: int, low: int = 1, high: Optional[int] = None) -> int:
+    """``size`` (slots, an integer) rounded up to a power of two, if that table fits in memory.
+
+    Args:
+        name: the argument's name for the message (``tt_size``).
+        size: the requested slot count.
+        slot_bytes: bytes per slot.
+        low, high: the allowed range before the memory check (``high``:
+            default and cap :func:`max_slots`).
+
+    Raises:
+        TableSizeError: not an integer, below ``low``, or a table larger than
+            ``high`` or this machine's memory; the message gives the bytes asked for.
+    """
+    fits = max_slots(slot_bytes)
+    top = min(high or INT64_MAX, fits)
+    limit = (f"{_gib(top * slot_bytes)}, the most that fits in this machine's {_gib(physical_memory())} of memory"
+             if top == fits else f"{_gib(top * slot_bytes)}")  # fmt: skip
+    if is_integer(size) and int(size) > top:  # type: ignore[call-overload]
+        nbytes = (1 << (int(size) - 1).bit_length()) * slot_bytes  # type: ignore[call-overload]
+        raise TableSizeError(f"{name}={shown(size)} asks for {nbytes} bytes ({_gib(nbytes)}) at {slot_bytes} bytes a slot: "
+                             f"{name} must be an integer from {low} to {top} ({limit})")  # fmt: skip
+    try:
+        slots = check_int(name, size, low=low, high=top)
+    except ValueError as exc:
+        raise TableSizeError(f"{exc} ({limit})") from None
+    return 1 << max(0, (slots - 1).bit_length())
+
+
+def allocate(name: str, slots: int, dtype: npt.DTypeLike) -> np.ndarray:
+    """``np.zeros(slots, dtype)``, a :class:`TableSizeError` naming ``name`` if the memory is not there.
+
+    Raises:
+        TableSizeError: the allocation failed (MemoryError), with the bytes asked for.
+    """
+    try:
+        return np.zeros(slots, dtype=dtype)
+    except MemoryError:
+        nbytes = slots * np.dtype(dtype).itemsize
+        raise TableSizeError(f"{name}: cannot allocate a table of {slots} slots: {nbytes} bytes ({_gib(nbytes)}) "
+                             f"asked for, not available now (this machine has {_gib(physical_memory())})") from None  # fmt: skip
+
+
+def _gib(nbytes: int) -> str:
+    return f"{nbytes / _GIB:.3g} GiB"
 
 
 class TranspositionTable:
@@ -32,14 +107,16 @@ class TranspositionTable:
 
     Args:
         size: number of entries, rounded up to a power of two (default 2**20,
-            32 MB).
+            32 MB); at most what fits in this machine's memory.
+
+    Raises:
+        TableSizeError: ``size`` is not a positive integer, or the table does
+            not fit in memory (the message gives the bytes asked for and the limit).
     """
 
     def __init__(self, size: int = 1 << 20) -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise ValueError(f"tt size={size!r} must be a positive integer")
-        size = 1 << max(0, (size - 1).bit_length())
-        raw = np.zeros(size * _ENTRY.itemsize + 64, dtype=np.uint8)
+        size = check_table_size("tt_size", size, _ENTRY.itemsize)
+        raw = allocate("tt_size", size * _ENTRY.itemsize + 64, np.uint8)
         start = -raw.ctypes.data % 64  # align the first entry to a cache line
         self._entries = raw[start : start + size * _ENTRY.itemsize].view(_ENTRY)
         self.keys = self._entries["key"]

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import search.tt as tt_module
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow, Position
 from heuristics import Evaluator, SearchSettings, WeightFileError, save_weights
-from search import Agent
+from search import Agent, TranspositionTable
+from search.agent_spec import weight_file_of
 from search.agents import AgentSpecError, AlphaBetaAgent, MinimaxAgent, make_agent
 from search.simple_agents import RandomAgent, RuleBasedAgent
+from search.tt import TableSizeError
 
 
 def play(game: KInARow, first: Agent, second: Agent, opening: str = "") -> Position:
@@ -54,8 +58,24 @@ def test_alphabeta_agent_finds_the_saving_move_and_keeps_its_table() -> None:
     agent = AlphaBetaAgent(CONNECT4, "square_values", depth=4)
     assert agent.select_move(CONNECT4.position("51617")) == 3
     assert agent.table.keys.any()
+
+
+def test_reset_forgets_the_table_without_touching_it() -> None:
+    """reset() is O(1) (a new generation), yet the next game searches as from a fresh table."""
+    agent = AlphaBetaAgent(CONNECT4, "c4_features", depth=5)
+    agent.select_move(CONNECT4.position("4453"))
+    entries = agent.table._entries.copy()
     agent.reset()
-    assert not agent.table.keys.any()
+    assert np.array_equal(agent.table._entries, entries)  # not one byte written: no O(size) clear
+    fresh = AlphaBetaAgent(CONNECT4, "c4_features", depth=5)
+    for moves in ("4453", "44"):  # the first was stored before the reset: it must miss, not be reused
+        position = CONNECT4.position(moves)
+        agent.seed(1), fresh.seed(1)  # the same root tie-breaking noise
+        agent.select_move(position), fresh.select_move(position)
+        assert agent.last_result is not None and fresh.last_result is not None
+        assert (agent.last_result.move, agent.last_result.score, agent.last_result.nodes) == (
+            fresh.last_result.move, fresh.last_result.score, fresh.last_result.nodes)  # fmt: skip
+        agent.reset(), fresh.reset()
 
 
 def test_alphabeta_beats_random_and_minimax_agrees_on_the_only_move() -> None:
@@ -113,6 +133,16 @@ def test_specs_build_the_right_agents(tmp_path: Path) -> None:
         ("alphabeta:random_every=0", ValueError, "random_every=0"),
         ("minimax:depth=-1", ValueError, "depth=-1"),
         ("missing.json", WeightFileError, "cannot read"),
+        ("alphabeta:depth=2,depth=3", AgentSpecError, "key 'depth' is given twice (depth=2 and depth=3)"),
+        ("alphabeta:f1_four=1,f1_four=2", AgentSpecError, "key 'f1_four' is given twice"),
+        ("alphabeta:nodes=1180591620717411303424", ValueError,
+         "nodes=1180591620717411303424 must be a positive integer of at most 2\\*\\*63 - 1 = 9223372036854775807"),
+        ("alphabeta:tt=17179869184", TableSizeError, "tt_size=17179869184 asks for 549755813888 bytes (512 GiB)"),
+        ("alphabeta:tt=0", TableSizeError, "tt_size=0 must be an integer from 1 to"),
+        ("perfect:tt=17179869184", TableSizeError, "tt_size=17179869184 asks for 137438953472 bytes (128 GiB)"),
+        ("random:seed=-1", ValueError, "seed=-1 is negative: a seed must be a non-negative integer or None"),
+        ("alphabeta:seed=-1", ValueError, "seed=-1 is negative"),
+        ("minimax:seed=-1", ValueError, "seed=-1 is negative"),
     ],
 )
 def test_bad_specs_say_what_is_allowed(spec: str, error: type, message: str) -> None:
@@ -126,3 +156,42 @@ def test_agents_refuse_other_games_and_finished_positions() -> None:
         agent.select_move(TIC_TAC_TOE.position())
     with pytest.raises(ValueError, match="is over"):
         agent.select_move(CONNECT4.position("1212121"))
+
+
+def test_a_weight_file_given_as_the_last_key_is_still_a_spec(tmp_path: Path) -> None:
+    """One grammar: the first word decides, so ``weights=...json`` at the end does not turn the spec into a path."""
+    record = Evaluator("windows", CONNECT4, {"good": 7.0}).to_weight_file(SearchSettings(depth=5))
+    path = save_weights(record, tmp_path / "w.json")
+    for spec in (f"alphabeta:depth=2,weights={path}", f"alphabeta:weights={path}", f" alphabeta : weights={path} "):
+        agent = make_agent(spec, CONNECT4)
+        assert isinstance(agent, AlphaBetaAgent) and agent.evaluator.weights["good"] == 7.0
+        assert agent.depth == (2 if "depth=2" in spec else 5)
+    assert weight_file_of(str(path)) == str(path) and weight_file_of(f"alphabeta:weights={path}") is None
+
+
+def test_numpy_numbers_work_wherever_python_numbers_do() -> None:
+    agent = AlphaBetaAgent(CONNECT4, "square_values", {"scale": np.float32(2.0)}, depth=np.int64(3),
+                           nodes=np.int64(10**6), branching=np.int32(5), tt_size=np.int64(1024),
+                           random_every=np.int64(4), seed=np.int64(1))  # fmt: skip
+    assert agent.evaluator.weights["scale"] == 2.0 and agent.table.size == 1024
+    assert agent.select_move(CONNECT4.position("51617")) == 3
+    agent.seed(np.uint32(2))
+    minimax = MinimaxAgent(TIC_TAC_TOE, depth=np.int64(2), seed=np.int64(0))
+    assert TIC_TAC_TOE.format_move(minimax.select_move(TIC_TAC_TOE.position("a1 b2 b1"))) == "c1"
+    assert RandomAgent(seed=np.int64(1)).select_move(CONNECT4.position()) in range(7)
+
+
+def test_budgets_beyond_int64_are_refused_when_the_agent_is_built() -> None:
+    with pytest.raises(ValueError, match="nodes=1180591620717411303424 must be a positive integer of at most 2"):
+        AlphaBetaAgent(CONNECT4, nodes=2**70)
+    with pytest.raises(ValueError, match="time_ms=10000000000000000000...\\(401 characters\\) is too large for a float"):
+        AlphaBetaAgent(CONNECT4, time_ms=10**400)
+
+
+def test_a_failed_table_allocation_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def out_of_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(tt_module.np, "zeros", out_of_memory)
+    with pytest.raises(TableSizeError, match="tt_size: cannot allocate a table of .* bytes .* asked for, not available now"):
+        TranspositionTable(1 << 20)

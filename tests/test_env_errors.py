@@ -127,3 +127,53 @@ def test_bad_options_fail_at_reset() -> None:
         env.reset(options={"opponent": "strong"})
     with pytest.raises(ValueError, match="agent_plays='both'"):
         env.reset(options={"agent_plays": "both"})
+
+
+def test_reset_options_must_be_a_dict_and_seeds_non_negative_integers() -> None:
+    env = gym.make("alphabeta/Connect4-v0", opponent="rules")
+    vec = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point")
+    for reset in (env.reset, vec.reset):
+        with pytest.raises(ValueError, match="reset\\(options=...\\) must be a dict .* or None, not str 'notadict'"):
+            reset(options="notadict")
+        with pytest.raises(ValueError, match="not list \\['opponent'\\]"):
+            reset(options=["opponent"])
+        with pytest.raises(ValueError, match="seed=-1 is negative: a seed must be a non-negative integer or None"):
+            reset(seed=-1)  # gymnasium's own error is not a ValueError
+        with pytest.raises(ValueError, match="seed=2.5 (is not an integer|must be a non-negative integer)"):
+            reset(seed=2.5)
+    with pytest.raises(ValueError, match="seed\\[1\\]=-3 is negative"):
+        vec.reset(seed=[1, -3])
+    # NumPy integers are seeds like Python ints: the same episode
+    env = gym.make("alphabeta/Connect4-v0", opponent="rules")  # a fresh one: the checker wrapper saw failed resets
+    first = env.reset(seed=np.int64(7))[0], env.step(3)[0]
+    again = env.reset(seed=7)[0], env.step(3)[0]
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))
+    assert np.array_equal(vec.reset(seed=np.uint32(5))[0], vec.reset(seed=5)[0])
+
+
+def test_an_opponent_spec_may_end_with_its_weight_file() -> None:
+    path = "weights/connect4-windows.json"
+    env = gym.make("alphabeta/Connect4-v0", opponent=f"alphabeta:depth=1,weights={path}").unwrapped
+    assert isinstance(env, KInARowEnv)
+    env.reset(seed=0)
+    env.reset(options={"opponent": f"alphabeta:weights={path}"})
+    with pytest.raises(AgentSpecError, match="key 'depth' is given twice"):
+        env.reset(options={"opponent": "alphabeta:depth=1,depth=2"})
+
+
+def test_numpy_numbers_configure_envs_like_python_ones() -> None:
+    from envs.pettingzoo import mnk_v0
+    from envs.vector import KInARowVectorEnv
+    from games import TIC_TAC_TOE, make_game
+
+    env = gym.make("alphabeta/MNK-v0", rows=np.int64(3), cols=np.int32(3), k=np.int64(3),
+                   illegal_reward=np.float32(-2.0)).unwrapped  # fmt: skip
+    assert isinstance(env, KInARowEnv) and env.game == TIC_TAC_TOE and type(env.game.rows) is int
+    assert make_game("connect4", np.int64(5), np.int64(6), np.int64(4)) == make_game("connect4", 5, 6, 4)
+    vec = KInARowVectorEnv(TIC_TAC_TOE, np.int64(2), illegal_reward=np.int64(-1))
+    assert vec.num_envs == 2 and type(vec.num_envs) is int
+    assert mnk_v0.raw_env(illegal_reward=np.float64(-3.0)).illegal_reward == -3.0
+    with pytest.raises(ValueError, match="illegal_reward=10000000000000000000...\\(401 characters\\) must be a finite"):
+        gym.make("alphabeta/TicTacToe-v0", illegal_reward=10**400)
+    with pytest.raises(ValueError, match="num_envs=0 must be a positive integer"):
+        KInARowVectorEnv(TIC_TAC_TOE, 0)

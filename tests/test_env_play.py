@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 
@@ -53,6 +54,13 @@ def test_quit_end_of_input_and_bad_arguments() -> None:
         (["mnk", "--rows", "3"], "missing: cols, k"),
         (["connect4", "--k", "9"], "k=9 is out of range"),
         (["chess"], "invalid choice: 'chess'"),
+        (["connect4", "--seed", "-1"], "--seed -1: a seed must be a non-negative integer"),
+        (["connect4", "--opponent", "alphabeta:tt=17179869184"], "tt_size=17179869184 asks for 549755813888 bytes"),
+        (["connect4", "--opponent", "alphabeta:tt=0"], "tt_size=0 must be an integer from 1"),
+        (["connect4", "--opponent", f"alphabeta:nodes={2**70}"], f"nodes={2**70} must be a positive integer of at most"),
+        (["connect4", "--opponent", "alphabeta:depth=2,depth=3"], "key 'depth' is given twice"),
+        (["connect4", "--opponent", "alphabeta:f1_four=1e308"], "weights of c4_features too large for Connect-4"),
+        (["connect4", "--opponent", "rules:seed=-1"], "seed=-1 is negative"),
     ]:
         out = play(*args, moves="")
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
@@ -62,3 +70,17 @@ def test_quit_end_of_input_and_bad_arguments() -> None:
 def test_mnk_sizes_from_the_command_line(game_args: list[str]) -> None:
     out = play(*game_args, "--opponent", "random", moves="q\n")
     assert out.returncode == 0 and "your move (cell a1-" in out.stdout
+
+
+def test_ctrl_c_at_the_prompt_ends_with_a_note_and_130() -> None:
+    with subprocess.Popen([sys.executable, "-m", "envs.play", "connect4", "--opponent", "random"], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        assert proc.stdout is not None
+        seen = ""
+        while "your move" not in seen:  # the prompt has no newline: read it character by character
+            char = proc.stdout.read(1)
+            assert char, "the game ended before its prompt"
+            seen += char
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip() == "interrupted", err

@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from envs.pettingzoo import connect4_v0, mnk_v0  # noqa: E402
-from games import IllegalMoveError  # noqa: E402
+from games import MNK, TIC_TAC_TOE, IllegalMoveError, InvalidGameError  # noqa: E402
 
 
 @pytest.mark.parametrize("module, kwargs", [(connect4_v0, {}), (connect4_v0, {"rows": 5, "cols": 4, "k": 3}),
@@ -87,3 +87,21 @@ def test_render_modes() -> None:
     image.reset(seed=0)
     frame = image.render()
     assert frame.shape == (288, 336, 3) and frame.dtype == np.uint8
+
+
+def test_mnk_needs_all_three_sizes_or_none() -> None:
+    assert mnk_v0.env().unwrapped.game == TIC_TAC_TOE  # none: tic-tac-toe, documented
+    assert mnk_v0.env(rows=4, cols=5, k=3).unwrapped.game == MNK(4, 5, 3)
+    with pytest.raises(InvalidGameError, match="an m,n,k game needs rows, cols and k; missing: k"):
+        mnk_v0.env(rows=3, cols=3)  # used to be a silent 3,3,3
+    with pytest.raises(InvalidGameError, match="missing: rows, cols"):
+        mnk_v0.raw_env(k=4)
+
+
+def test_aec_reset_checks_its_seed_and_options() -> None:
+    env = mnk_v0.env()
+    with pytest.raises(ValueError, match="seed=-1 is negative"):
+        env.reset(seed=-1)
+    with pytest.raises(ValueError, match="must be a dict .* not str 'x'"):
+        env.reset(options="x")
+    env.reset(seed=np.int64(3))

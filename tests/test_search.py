@@ -147,7 +147,7 @@ def test_transposition_table_is_reusable_and_clearable() -> None:
     table.clear()
     assert search(pos, h, depth=5, tt=table).nodes == first.nodes
     assert TranspositionTable(1000).size == 1024
-    with pytest.raises(ValueError, match="tt size=0"):
+    with pytest.raises(ValueError, match="tt_size=0 must be an integer from 1 to"):
         TranspositionTable(0)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from games import GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow, Position
@@ -75,7 +76,7 @@ def test_perfect_spec() -> None:
     agent = make_agent("perfect:weak=1,tt=4096,seed=3", TIC_TAC_TOE)
     assert isinstance(agent, PerfectAgent) and agent.weak and agent.solver.tt_size == 4096
     assert isinstance(agent, Agent)
-    with pytest.raises(AgentSpecError, match="weak='2' must be 0 or 1"):
+    with pytest.raises(AgentSpecError, match="weak=2 must be 0 or 1"):
         make_agent("perfect:weak=2", TIC_TAC_TOE)
     with pytest.raises(AgentSpecError, match="valid keys are seed, tt, weak"):
         make_agent("perfect:depth=3", TIC_TAC_TOE)
@@ -91,3 +92,21 @@ def test_positions_it_cannot_play() -> None:
         agent.select_move(TIC_TAC_TOE.position("a1 b1 a2 b2 a3"))
     with pytest.raises(ValueError, match="plays m,n,k 3,3,3"):
         agent.select_move(MNK(3, 4, 3).position())
+
+
+def test_reset_is_a_new_stamp_not_a_clear() -> None:
+    """PerfectAgent.reset (Solver.reset) leaves the table's memory alone, yet solves as from an empty table."""
+    game = MNK(4, 4, 3)
+    agent = PerfectAgent(game, tt_size=1 << 12, seed=0)
+    position = game.position("a1")
+    agent.select_move(position)
+    table = agent.solver._tt.copy()
+    assert table.any()
+    agent.reset()
+    assert np.array_equal(agent.solver._tt, table)  # O(1): nothing written
+    fresh = PerfectAgent(game, tt_size=1 << 12, seed=0)
+    agent.seed(0)
+    assert agent.select_move(position) == fresh.select_move(position)
+    assert agent.last_result is not None and fresh.last_result is not None
+    assert (agent.last_result.move_scores, agent.last_result.nodes) == (fresh.last_result.move_scores,
+                                                                        fresh.last_result.nodes)  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -99,8 +100,24 @@ def test_bad_arguments_and_moves() -> None:
         (["--game", "mnk", "--rows", "15", "--cols", "15", "--k", "5"], "(rows + 1) * cols <= 32"),
         (["--game", "connect4", "--rows", "8", "--cols", "8"], "(rows + 1) * cols <= 64"),
         (["--tt-size", "10"], "tt_size=10 must be an integer from 512"),
+        (["--tt-size", "0"], "tt_size=0 must be an integer from 512"),
+        (["--tt-size", "17179869184"], "tt_size=17179869184 asks for 137438953472 bytes (128 GiB) at 8 bytes a slot: "
+                                       "tt_size must be an integer from 512 to"),
         (["--game", "chess"], "invalid choice: 'chess'"),
     ]
     for args, message in cases:
         out = run(*args)
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+
+
+def test_ctrl_c_ends_with_a_note_and_130() -> None:
+    """SIGINT while the solver waits on a stdin that never closes: no traceback, the shell's 130."""
+    with subprocess.Popen([sys.executable, "-m", "search.solve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("2252576253462244111563365343671351441\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().startswith("2252576253462244111563365343671351441 -1 ")  # it is reading stdin
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err == "search.solve: interrupted\n", err

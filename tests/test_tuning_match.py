@@ -57,6 +57,16 @@ def test_opening_book_round_trips_through_a_file(tmp_path) -> None:
     (tmp_path / "bad.json").write_text('{"format": "other"}')
     with pytest.raises(ValueError, match="format"):
         OpeningBook.load(tmp_path / "bad.json")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="deep.json: cannot read openings: JSON nested too deeply"):
+        OpeningBook.load(tmp_path / "deep.json")  # a RecursionError from json otherwise
+    (tmp_path / "huge.json").write_text("9" * 5000)
+    with pytest.raises(ValueError, match="huge.json: cannot read openings: Exceeds the limit"):
+        OpeningBook.load(tmp_path / "huge.json")  # an uncaught ValueError of int() before
+    with pytest.raises(ValueError, match="plies=-1 must be an integer from 0 to 24 for m,n,k 5,5,4"):
+        make_openings(make_game("mnk", 5, 5, 4), 6, plies=-1)
+    with pytest.raises(ValueError, match="seed=-2 must be a non-negative integer"):
+        make_openings(make_game("mnk", 5, 5, 4), 6, seed=-2)
 
 
 def test_pair_counts_follow_the_games() -> None:

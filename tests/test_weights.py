@@ -99,6 +99,11 @@ def edit(path: str, value: Any) -> Edit:
         (edit("provenance", [1]), "provenance", "must be an object"),
         (edit("extra", 1), "extra", "unknown field; allowed:"),
         (edit("heuristic", "-"), "heuristic", "missing"),
+        (edit("weights.scale", 10**400), "weights", "weight 'scale' = 10000000000000000000...(401 characters) is too "
+                                                    "large for a float"),
+        (edit("weights.scale", 1e300), "weights", "weights of square_values too large for Connect-4 6x7 k=4"),
+        (edit("search.nodes", 2**70), "search.nodes", "1180591620717411303424 is larger than 2**63 - 1"),
+        (edit("search.time_ms", 10**400), "search.time_ms", "...(401 characters) is not a positive number or null"),
     ],
 )
 def test_malformed_files_name_the_file_and_the_field(tmp_path: Path, change: Edit, field: str, problem: str) -> None:
@@ -109,6 +114,23 @@ def test_malformed_files_name_the_file_and_the_field(tmp_path: Path, change: Edi
         load_weights(path)
     message = str(info.value)
     assert message.startswith(f"{path}: field {field!r}: ") and problem in message, message
+
+
+def test_duplicate_keys_and_deep_nesting_are_one_line_errors(tmp_path: Path) -> None:
+    path = tmp_path / "w.json"
+    text = json.dumps(sample_record().to_json())
+    path.write_text(text.replace('"scale": 2.5', '"scale": 2.5, "scale": 1e300'))
+    with pytest.raises(WeightFileError, match="key 'scale' appears twice in one JSON object"):
+        load_weights(path)  # json.loads alone keeps the last value silently
+    path.write_text(text.replace('"search":', '"format": "x", "search":'))
+    with pytest.raises(WeightFileError, match="key 'format' appears twice"):
+        load_weights(path)
+    path.write_text(text.replace('"study": "s1"', '"study": ' + "[" * 100_000 + "]" * 100_000))
+    with pytest.raises(WeightFileError, match="JSON nested too deeply to read"):
+        load_weights(path)  # a RecursionError from json otherwise
+    path.write_text(text.replace('"scale": 2.5', '"scale": ' + "9" * 5000))
+    with pytest.raises(WeightFileError, match="not valid JSON: Exceeds the limit"):
+        load_weights(path)  # Python refuses integers of over 4300 digits with a ValueError
 
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
@@ -151,7 +173,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(os, "replace", crash)
     other = WeightFile(GOMOKU, "square_values", {"scale": 1.0})
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(WeightFileError, match="w.json: cannot write there: disk full"):
         save_weights(other, target)
     assert target.read_text() == before and [p.name for p in tmp_path.iterdir()] == ["w.json"]
     with pytest.raises(WeightFileError, match="cannot write there"):

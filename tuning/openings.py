@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Union
@@ -35,7 +34,8 @@ from typing import Any, Union
 import numpy as np
 
 from games import Action, KInARow, Position, make_game
-from heuristics import Evaluator
+from games.checks import check_int
+from heuristics import Evaluator, files
 from search.engine import search
 from search.protocol import is_win_score
 
@@ -108,7 +108,7 @@ class OpeningBook:
             game = make_game(g["kind"], g["rows"], g["cols"], g["k"])
             pools = [tuple(tuple(game.parse_moves(text)) for text in data[name]) for name in ("tuning", "heldout")]
             return cls(game, int(data["plies"]), int(data["seed"]), pools[0], pools[1])
-        except (KeyError, TypeError) as error:
+        except (KeyError, TypeError, OverflowError) as error:
             raise ValueError(f"malformed openings object: missing or bad field {error}") from None
 
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
@@ -120,24 +120,21 @@ class OpeningBook:
         """Read a book written by :meth:`save`."""
         try:
             data = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as error:
+        except RecursionError:  # json's own error for nesting too deep to parse
+            raise ValueError(f"{path}: cannot read openings: JSON nested too deeply") from None
+        except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
             raise ValueError(f"{path}: cannot read openings: {error}") from None
         return cls.from_json(data)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
+    """Write ``text`` to ``path`` (its folder created if missing) so that a reader sees the old file or the new one.
+
+    The writing is :func:`heuristics.files.write_text_atomic` (fsync, rename,
+    permissions from the umask); this name stays for the tuner and the scripts.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    files.write_text_atomic(path, text)
 
 
 def _random_opening(game: KInARow, plies: int, rng: np.random.Generator) -> Position:
@@ -170,10 +167,12 @@ def make_openings(
         max_draws: give up (ValueError) after this many draws, e.g. when the
             game has fewer distinct openings than asked for.
     """
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count={count!r} must be a positive integer")
-    if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies < game.n_cells:
-        raise ValueError(f"plies={plies!r} must be an integer in 0..{game.n_cells - 1} for {game}")
+    count = check_int("count", count, low=1)
+    try:
+        plies = check_int("plies", plies, low=0, high=game.n_cells - 1)
+    except ValueError as exc:
+        raise ValueError(f"{exc} for {game}") from None
+    seed = check_int("seed", seed, low=0)
     if not 0.0 <= heldout < 1.0:
         raise ValueError(f"heldout={heldout!r} must be a fraction in [0, 1)")
     rng = np.random.default_rng(seed)

@@ -9,10 +9,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs._batch import check_choice
+from envs._batch import check_choice, check_options
 from envs.core import as_action, observation_space
 from envs.render import RENDER_MODES, HumanRenderer, rgb_image
 from games import IllegalMoveError, KInARow, Position
+from games.checks import check_finite, check_seed
 
 AGENTS = ("player_0", "player_1")
 """``player_0`` moves first (stone ``x``), ``player_1`` second (``o``)."""
@@ -91,8 +92,7 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
                  render_mode: Optional[str] = None) -> None:  # fmt: skip
         super().__init__()
         self.illegal_action = check_choice("illegal_action", illegal_action, ("lose", "raise"))
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)) or not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward={illegal_reward!r} must be a finite number")
+        illegal_reward = check_finite("illegal_reward", illegal_reward)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode={render_mode!r} is not allowed: use one of {', '.join(RENDER_MODES)} or None")
         self.game = game
@@ -128,8 +128,9 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         """A new game with ``player_0`` to move (the game has no randomness; ``seed`` only seeds ``np_random``)."""
+        check_options(options)  # none are used, but a wrong type is a mistake worth reporting
         if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(check_seed(seed))
         self._position = self.game.position()
         self._reset_state()
         if self._human is not None:

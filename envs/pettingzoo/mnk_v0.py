@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from pettingzoo.utils import wrappers
 
 from envs.pettingzoo._aec import KInARowAEC
-from games import MNK
+from games import TIC_TAC_TOE, make_game
 
 
-def raw_env(rows: int = 3, cols: int = 3, k: int = 3, **options: Any) -> KInARowAEC:
-    """The unwrapped AEC env (tic-tac-toe by default); ``options`` as for :class:`KInARowAEC`."""
-    return KInARowAEC(MNK(rows, cols, k), name="mnk_v0", **options)
+def raw_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[int] = None, **options: Any) -> KInARowAEC:
+    """The unwrapped AEC env; ``options`` as for :class:`KInARowAEC`.
+
+    Give all of ``rows``, ``cols`` and ``k`` (as ``alphabeta/MNK-v0`` needs),
+    or none for tic-tac-toe (3,3,3).
+
+    Raises:
+        InvalidGameError: some of ``rows``, ``cols``, ``k`` but not all (a
+            silent default for the others would play another game than meant).
+    """
+    if rows is None and cols is None and k is None:
+        rows, cols, k = TIC_TAC_TOE.rows, TIC_TAC_TOE.cols, TIC_TAC_TOE.k
+    return KInARowAEC(make_game("mnk", rows, cols, k), name="mnk_v0", **options)
 
 
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:

@@ -1,0 +1,71 @@
+"""Atomic file writes: the one helper every writer of the project uses (weight files, opening books, reports).
+
+A reader sees the old file or the new one, never half of one: the data go
+to a temporary file in the target's folder (same file system, so the rename
+is atomic), are flushed to disk (``fsync``), and the temporary file is
+renamed over the target (``os.replace``).  On any failure, an interrupt
+included, the temporary file is removed and the target is left as it was.
+
+The file gets the permissions an ordinary ``open(path, "w")`` would give,
+``0o666`` minus the umask, not the ``0o600`` of :func:`tempfile.mkstemp`
+(an exported weight file or report must be readable by the rest of the team).
+
+Example:
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> write_text_atomic(folder / "note.txt", "hello\\n").name
+    'note.txt'
+    >>> (folder / "note.txt").read_text()
+    'hello\\n'
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Union
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (``os.umask`` can only set it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:  # Linux: no window where another thread sees 0
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically, with mode ``0o666 & ~umask``; return the path.
+
+    Raises:
+        OSError: the folder does not exist or is not writable, the disk is
+            full, ...; no temporary file is left behind.
+    """
+    target = Path(path)
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            if hasattr(os, "fchmod"):  # POSIX (Windows has no such modes to fix)
+                os.fchmod(stream.fileno(), 0o666 & ~_umask())
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_text_atomic(path: PathLike, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically, as :func:`write_bytes_atomic`; return the path."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
