@@ -72,3 +72,8 @@ def test_baseline_and_opponents_together_are_refused(tmp_path: Path, monkeypatch
     with pytest.raises(SystemExit) as exit_info:
         main(["--baseline", "random", "--opponents", "random", "rules", "--storage", f"sqlite:///{tmp_path / 'db'}"])
     assert exit_info.value.code == 2 and "not both" in capsys.readouterr().err
+
+
+def test_a_spec_naming_its_weight_file_last_is_a_spec_not_a_path() -> None:
+    spec = f"alphabeta:nodes=300,weights={WEIGHTS / 'connect4-square_values.json'}"
+    assert member_spec(spec, CONNECT4, nodes=1000, depth=8) == spec  # played as written, not re-read as a file

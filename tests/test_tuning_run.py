@@ -343,3 +343,11 @@ def test_a_config_names_the_bad_option(options, message) -> None:
 
     with pytest.raises(ValueError, match=re.escape(message)):
         TuneConfig(**options)
+@pytest.mark.parametrize("nodes", [str(2**70), "9223372036854775808"])
+def test_a_node_budget_beyond_64_bits_fails_before_the_study_exists(tmp_path: Path, monkeypatch, capsys, nodes) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--nodes", nodes])
+    assert exit_info.value.code == 2
+    assert "nodes" in capsys.readouterr().err.strip().splitlines()[-1]
+    assert not (tmp_path / "db.sqlite").exists()

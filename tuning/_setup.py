@@ -18,6 +18,7 @@ import optuna
 from games import KInARow, make_game
 from heuristics import get_spec, load_weights
 from heuristics.defaults import game_tag
+from search.agent_spec import weight_file_of
 from search.agents import default_heuristic, make_agent
 from tuning._report import say
 from tuning._study import create_or_load, open_storage, sampler_seed
@@ -106,8 +107,9 @@ def _baseline(config: TuneConfig, game: KInARow) -> tuple[str, int, Optional[int
     """(baseline agent spec, its depth, its q) for ``--baseline``: a weight file starts the search at its settings."""
     assert config.baseline is not None
     nodes, extra = config.budget_nodes, (config.random_every, config.radius)
-    if config.baseline.endswith(".json") or Path(config.baseline).is_file():
-        loaded = load_weights(config.baseline, game)
+    path = weight_file_of(config.baseline)  # the spec grammar decides: "alphabeta:weights=x.json" is a spec
+    if path is not None:
+        loaded = load_weights(path, game)
         depth = loaded.search.depth or 4
         spec = Candidate(loaded.heuristic, loaded.weights, depth, loaded.search.branching, nodes, *extra).spec()
         return spec, depth, loaded.search.branching

@@ -24,6 +24,7 @@ from games import KInARow
 from heuristics import load_weights
 from heuristics.defaults import game_tag
 from heuristics.registry import HEURISTICS
+from search.agent_spec import weight_file_of
 from search.agents import make_agent
 from tuning.space import Candidate
 
@@ -42,8 +43,9 @@ def member_spec(text: str, game: KInARow, nodes: Optional[int], depth: int, rand
     Raises:
         ValueError: a file for another game, a malformed file or an unknown spec (one line).
     """
-    if text.endswith(".json") or Path(text).is_file():
-        loaded = load_weights(text, game)
+    path = weight_file_of(text)  # the spec grammar decides: "alphabeta:weights=x.json" is a spec, not a path
+    if path is not None:
+        loaded = load_weights(path, game)
         member_depth = depth if nodes is not None else (loaded.search.depth or depth)
         return Candidate(loaded.heuristic, loaded.weights, member_depth, loaded.search.branching, nodes, random_every,
                          radius).spec()  # fmt: skip
