@@ -43,7 +43,7 @@ def test_the_readme_has_the_blocks_this_test_expects() -> None:
     assert len(PYTHON) >= 6 and len(SHELL) >= 10
 
 
-@pytest.mark.slow  # about 30 s of it is the sb3-contrib recipe's training; 2 minutes on a loaded 2-core machine
+@pytest.mark.slow  # mostly the sb3-contrib recipe's training: 2 minutes on the 2-core VM shared with other jobs
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs a git checkout")
 def test_every_python_block_runs_verbatim_without_touching_the_checkout() -> None:
     before = git_status()
