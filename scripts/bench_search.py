@@ -200,7 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--easyai-deep", type=non_negative_int, default=len(POSITIONS),
                         help=f"also run easyAI at --depth on the first N positions (default all {len(POSITIONS)}; "
                         "0: none; about 3.5 minutes of pure Python at depth 8)")  # fmt: skip
-    parser.add_argument("--node-depths", type=int_list(1, PLIES), default=(6, 8), help="comma-separated depths of the node-count tables (default 6,8)")
+    parser.add_argument("--node-depths", type=int_list(1, PLIES), default=(6, 8),
+                        help="comma-separated depths of the node-count tables (default 6,8)")  # fmt: skip
     parser.add_argument("--repeats", type=positive_int, default=3, help="runs of our search per measurement, median kept (default 3)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)

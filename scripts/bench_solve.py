@@ -100,7 +100,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the benchmark; return 1 if any score was wrong."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=positive_int, help="positions per set (default: all 1000)")
-    parser.add_argument("--tt-size", type=int_range(MIN_TT_SIZE, MAX_TT_SIZE), default=DEFAULT_TT_SIZE, help="table slots (default: the CLI's)")
+    parser.add_argument("--tt-size", type=int_range(MIN_TT_SIZE, MAX_TT_SIZE), default=DEFAULT_TT_SIZE,
+                        help="table slots (default: the CLI's)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
 

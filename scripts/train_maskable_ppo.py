@@ -68,7 +68,7 @@ def make_env(opponent: str, n_envs: int, seed: int) -> Any:
 
 
 def model_path(text: str) -> Path:
-    """``--save``: a writable file path, with SB3's ``.zip`` appended when it has no suffix (so the check is on the real file)."""
+    """``--save``: a writable file path, ``.zip`` appended when it has no suffix (SB3 would: the check is on the real file)."""
     return writable_file(text if Path(text).suffix else f"{text}.zip")
 
 
@@ -94,8 +94,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--eval-games", type=positive_int, default=200, help="evaluation games per opponent (default 200)")
     parser.add_argument("--n-envs", type=positive_int, default=8, help="parallel environments (default 8)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the model, the envs and the evaluation")
-    parser.add_argument("--save", type=model_path, help="save the trained model to this path (.zip added if it has no suffix, as SB3 does; "
-                        "checked before training)")
+    parser.add_argument("--save", type=model_path,
+                        help="save the trained model to this path (.zip added if it has no suffix, as SB3 does; "
+                        "checked before training)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
 
