@@ -27,11 +27,11 @@ Imported as ``from _paper_report import ...`` (see ``_paper_play``).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
+
+from _files import atomic_path
 
 from tuning.match import MatchResult
 from tuning.stats import Estimate, pentanomial, trinomial
@@ -232,15 +232,9 @@ def save_figure(figure: object, path: Path) -> None:
     """Save a matplotlib figure as PNG atomically (a temporary file renamed over ``path``), then close it."""
     import matplotlib.pyplot as plt
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-    os.close(handle)
     try:
-        figure.savefig(temp, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+        with atomic_path(path) as temp:
+            figure.savefig(temp, dpi=110, bbox_inches="tight", format="png")  # type: ignore[attr-defined]
     finally:
         plt.close(figure)  # type: ignore[arg-type]
 

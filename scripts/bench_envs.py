@@ -17,7 +17,7 @@ Agent actions are drawn the same way for everyone from the action mask with
 a seeded numpy generator.  JIT warm-up happens before the clock starts and
 is reported apart.  The rows are measured in ``--rounds`` interleaved rounds
 and each reports its best round (as ``timeit`` reports its best repeat).  Run ``python scripts/bench_envs.py [--seconds 3] [--markdown]``
-(under ``flock /tmp/heavy.lock`` on a shared machine).
+(on an otherwise idle machine: other jobs lower every row).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import Callable, Optional, Sequence
 
 import gymnasium as gym
 import numpy as np
+from _args import non_negative_int, positive_float, positive_int
 from _report import print_machine_and_command, print_table
 from gymnasium.error import DependencyNotInstalled
 
@@ -119,10 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status, 0.
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per row, over all rounds (default 3.0)")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; each row reports its best (default 3)")
-    parser.add_argument("--num-envs", type=int, default=256, help="boards of the batched env (default 256)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="wall time per row, over all rounds (default 3.0)")
+    parser.add_argument("--rounds", type=positive_int, default=3, help="interleaved rounds; each row reports its best (default 3)")
+    parser.add_argument("--num-envs", type=positive_int, default=256, help="boards of the batched env (default 256)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
 

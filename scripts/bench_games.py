@@ -25,6 +25,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 import numpy as np
+from _args import non_negative_int, positive_float
 from _report import print_machine_and_command, print_table
 from gymnasium.error import DependencyNotInstalled
 
@@ -110,8 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status, 0.
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="target wall time per measurement (default 3.0)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="target wall time per measurement (default 3.0)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
 

@@ -21,6 +21,7 @@ import time
 from typing import Callable, Sequence
 
 import numpy as np
+from _args import non_negative_int, positive_float, positive_int
 from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, GOMOKU, KInARow, Position
@@ -120,13 +121,11 @@ def bench_game(game: KInARow, count: int, seed: int, seconds: float) -> list[tup
 def main(argv: Sequence[str] | None = None) -> int:
     """Measure every evaluator on both games and print the table; return 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=2000, help="random positions per game (default 2000)")
-    parser.add_argument("--seconds", type=float, default=1.5, help="time per measurement (default 1.5)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random positions (default 0)")
+    parser.add_argument("--positions", type=positive_int, default=2000, help="random positions per game (default 2000)")
+    parser.add_argument("--seconds", type=positive_float, default=1.5, help="time per measurement (default 1.5)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random positions (default 0)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.seconds <= 0:
-        parser.error("--positions must be at least 1 and --seconds positive")
     table = []
     for game in (CONNECT4, GOMOKU):
         rows = bench_game(game, args.positions, args.seed, args.seconds)

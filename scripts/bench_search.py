@@ -44,6 +44,7 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Optional, Sequence
 
 import numpy as np
+from _args import int_list, int_range, non_negative_int, positive_int
 from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, Position
@@ -57,6 +58,9 @@ POSITIONS: tuple[str, ...] = ("", "4", "44", "43", "4453", "44355", "4453324", "
 """Connect-4 6x7 move strings (1-based columns, x first); none has a forced win within ``NO_WIN_DEPTH`` plies."""
 NO_WIN_DEPTH = 8
 HEURISTICS: tuple[str, ...] = ("square_values", "c4_features")
+PLIES = 42
+"""A Connect-4 6x7 game lasts at most 42 plies: no search depth beyond means anything."""
+DEPTH = int_range(1, PLIES)
 
 NODE_CONFIGS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("alpha-beta, no ordering, no TT", {"ordering": False, "use_tt": False}),
@@ -190,22 +194,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status, 0.
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=8, help="our search depth, the headline (default 8)")
-    parser.add_argument("--easyai-depth", type=int, default=6,
+    parser.add_argument("--depth", type=DEPTH, default=8, help="our search depth, the headline (default 8)")
+    parser.add_argument("--easyai-depth", type=DEPTH, default=6,
                         help="depth at which easyAI (and ours, for the ratio) runs on every position (default 6)")  # fmt: skip
-    parser.add_argument("--easyai-deep", type=int, default=len(POSITIONS),
+    parser.add_argument("--easyai-deep", type=non_negative_int, default=len(POSITIONS),
                         help=f"also run easyAI at --depth on the first N positions (default all {len(POSITIONS)}; "
                         "0: none; about 3.5 minutes of pure Python at depth 8)")  # fmt: skip
-    parser.add_argument("--node-depths", default="6,8", help="comma-separated depths of the node-count tables (default 6,8)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of our search per measurement, median kept (default 3)")
+    parser.add_argument("--node-depths", type=int_list(1, PLIES), default=(6, 8),
+                        help="comma-separated depths of the node-count tables (default 6,8)")  # fmt: skip
+    parser.add_argument("--repeats", type=positive_int, default=3, help="runs of our search per measurement, median kept (default 3)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)
-    try:
-        node_depths = sorted({int(d) for d in args.node_depths.split(",") if d.strip()})
-    except ValueError:
-        parser.error(f"--node-depths {args.node_depths!r} must be comma-separated integers")
-    if min([args.depth, args.easyai_depth, args.repeats, *node_depths], default=0) < 1 or args.easyai_deep < 0:
-        parser.error("depths and --repeats must be positive, --easyai-deep non-negative")
+    node_depths = args.node_depths
 
     positions = {moves: CONNECT4.position(moves) for moves in POSITIONS}
     evaluators = {h: Evaluator(h, CONNECT4) for h in HEURISTICS}

@@ -38,10 +38,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
+from _args import int_range, positive_int
 from _report import print_machine_and_command, print_table
 
 from games import CONNECT4
-from search.solve import DEFAULT_TT_SIZE, Solver
+from search.solve import DEFAULT_TT_SIZE, MAX_TT_SIZE, MIN_TT_SIZE, Solver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
 
@@ -98,8 +99,9 @@ def load(name: str, limit: Optional[int]) -> list[tuple[str, int]]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the benchmark; return 1 if any score was wrong."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=int, help="positions per set (default: all 1000)")
-    parser.add_argument("--tt-size", type=int, default=DEFAULT_TT_SIZE, help="table slots (default: the CLI's)")
+    parser.add_argument("--limit", type=positive_int, help="positions per set (default: all 1000)")
+    parser.add_argument("--tt-size", type=int_range(MIN_TT_SIZE, MAX_TT_SIZE), default=DEFAULT_TT_SIZE,
+                        help="table slots (default: the CLI's)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
 

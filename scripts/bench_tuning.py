@@ -22,6 +22,7 @@ import sys
 import time
 from typing import Optional, Sequence
 
+from _args import positive_float, positive_int
 from _report import print_machine_and_command, print_table
 
 from games import CONNECT4
@@ -56,8 +57,8 @@ def games_per_second(runner: MatchRunner, spec: str, openings: list[tuple[int, .
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Measure every configuration with 1 and ``--workers`` workers and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=2, help="workers of the parallel run (default 2)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="wall time per measurement (default 20)")
+    parser.add_argument("--workers", type=positive_int, default=2, help="workers of the parallel run (default 2)")
+    parser.add_argument("--seconds", type=positive_float, default=20.0, help="wall time per measurement (default 20)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
     openings = list(make_openings(CONNECT4, 300, plies=4, seed=0, heldout=0.0).tuning)

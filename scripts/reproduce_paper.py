@@ -5,8 +5,12 @@ The paper (seed 000, JILSA 11:15-31) compares its feature heuristic H1
 6x7 Connect-4, from 10 to 100 games per pairing and no intervals.  Each
 sub-command replays one experiment, writes ``<name>.md`` (the table, the
 settings, the paper's claims with a verdict each), ``<name>.json`` (the
-counts) and PNG plots into ``--out`` (default ``docs/results/``), and
-prints the table:
+counts) and PNG plots into ``--out`` (default ``runs/paper/``, git-ignored;
+``--out docs/results`` regenerates the committed results), and prints the
+table.  Every input, ``--tuned`` included, is checked before any game; an
+experiment's files appear only once it has finished (it writes into a hidden
+staging folder whose files are then renamed into ``--out``), so an
+experiment that fails or is interrupted leaves the previous files in place:
 
 * ``table6``: H1 against itself at depths 2, 4, 6, 8, every pair.  First the
   paper's protocol: the first-named player always moves first, from the
@@ -34,7 +38,7 @@ moves (3 by default, as in the paper; 0 turns it off).  The ``tuned`` and
 a random move against perfect play only measures the random move.  Cells share openings and seeds, so they
 differ only by the players.  Usage::
 
-    PYTHONPATH=$PWD python scripts/reproduce_paper.py all              # 1000 games per cell (200 vs perfect play)
+    PYTHONPATH=$PWD python scripts/reproduce_paper.py all --out docs/results   # 1000 games per cell (200 vs perfect play)
     PYTHONPATH=$PWD python scripts/reproduce_paper.py table9 --games 400 --workers 2
     PYTHONPATH=$PWD python scripts/reproduce_paper.py all --quick --out /tmp/paper   # smoke run
 """
@@ -55,6 +59,8 @@ from typing import Callable, Optional, Sequence
 
 import numba
 import numpy as np
+from _args import int_list, int_range, non_negative_int, positive_int, writable_dir
+from _files import staged_folder, write_text_atomic
 from _paper_play import (
     PROFILES,
     FixedGame,
@@ -98,16 +104,18 @@ from _paper_report import (
 from tqdm import tqdm
 
 from games import CONNECT4
-from heuristics import NAMES, get_spec
+from heuristics import NAMES, WeightFileError, get_spec, load_weights
 from search.agents import AgentSpecError, make_agent
 from tuning.match import MatchRunner, default_workers, pair_seed
-from tuning.openings import Opening, make_openings, write_text_atomic
+from tuning.openings import Opening, make_openings
 
 ROOT = Path(__file__).resolve().parent.parent
 TUNED_WEIGHTS = ROOT / "weights" / "connect4-c4_features-tuned.json"
 """What ``python -m tuning.run`` exports on its defaults (committed on main once the tuned run is done)."""
 STAND_IN_WEIGHTS = ROOT / "weights" / "connect4-c4_features.json"
 """Used, with a warning in the table, while :data:`TUNED_WEIGHTS` does not exist: the paper's defaults."""
+DEFAULT_OUT = ROOT / "runs" / "paper"
+"""Where a run writes unless told (git-ignored): ``--out docs/results`` regenerates the committed results."""
 PAPER_DEPTHS_TEXT = "2,4,6,8"
 FEATURE_DEPTH = 4
 """The paper's situation 2 (Tables 7 and 8) plays at depth 4."""
@@ -162,6 +170,8 @@ class Run:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.out = settings.out
+        """Where the experiment running now writes: its staging folder (see :func:`run_experiment`)."""
         self._runner: Optional[MatchRunner] = None
         self._pool: Optional[Pool] = None
         self._openings: Optional[list[Opening]] = None
@@ -325,7 +335,7 @@ def findings_text(findings: Sequence[tuple[str, str, str]]) -> str:
 
 def write_outputs(run: Run, name: str, markdown: str, cells: dict[str, list[Cell]], extra: Optional[dict] = None) -> Path:  # type: ignore[type-arg]
     """Write ``<name>.md`` and ``<name>.json`` (every cell's counts and interval) into the output folder."""
-    out = run.settings.out
+    out = run.out
     write_text_atomic(out / f"{name}.md", markdown.rstrip() + "\n")
     data = {"experiment": name, "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(run.settings).items()},
             "cells": {group: [cell_json(c) for c in group_cells] for group, group_cells in cells.items()}, **(extra or {})}  # fmt: skip
@@ -366,7 +376,7 @@ def table6(run: Run) -> Output:
     alt_matrix = [[None if a == b else (alternating[(a, b)].score if a > b else 1.0 - alternating[(b, a)].score)
                    for b in depths] for a in depths]  # fmt: skip
     score_matrix([("first-named (row) moves first, empty board", first_matrix),
-                  ("colours alternated, random openings", alt_matrix)], depths, s.out / "table6.png",
+                  ("colours alternated, random openings", alt_matrix)], depths, run.out / "table6.png",
                  "depth of the row player", "depth of the column player")  # fmt: skip
 
     findings = []
@@ -422,7 +432,7 @@ def table6(run: Run) -> Output:
         "![Table 6](table6.png)",
     ])  # fmt: skip
     write_outputs(run, "table6", markdown, {"first_fixed": fixed_cells, "alternating": alt_cells})
-    return Output("table6", markdown, [s.out / "table6.md", s.out / "table6.png"], bar.n)
+    return Output("table6", markdown, [run.out / "table6.md", run.out / "table6.png"], bar.n)
 
 
 # ---------------------------------------------------------------- Figures 12 and 13
@@ -486,8 +496,8 @@ def figures(run: Run) -> Output:
             profiles += game
             bar.update(1)
         plies, counts, nodes, millis = profile_rows(profiles)
-        plot_profile(name, depth, plies, nodes, millis, s.figure_games, s.out / f"{name}.png")
-        files.append(s.out / f"{name}.png")
+        plot_profile(name, depth, plies, nodes, millis, s.figure_games, run.out / f"{name}.png")
+        files.append(run.out / f"{name}.png")
         rows = [[str(ply), str(counts[r]), *[f"{v:,.0f}" for v in nodes[r]], *[f"{v:.2f}" for v in millis[r]]]
                 for r, ply in enumerate(plies)]  # fmt: skip
         header = ["ply", "positions", *[f"nodes: {p}" for p in PROFILES], *[f"ms: {p}" for p in PROFILES]]
@@ -535,7 +545,7 @@ def figures(run: Run) -> Output:
         findings_text(findings),
     ])  # fmt: skip
     write_outputs(run, "figures", markdown, {}, {"figures": data})
-    return Output("figures", markdown, [s.out / "figures.md", *files], bar.n)
+    return Output("figures", markdown, [run.out / "figures.md", *files], bar.n)
 
 
 # ---------------------------------------------------------------- Tables 7, 8 and 9
@@ -563,10 +573,9 @@ def none_beats(cells: Sequence[Cell]) -> str:
 
 def table7(run: Run) -> Output:
     """Depth 4: H1 with a single feature (F1, F2, F3 or F4) against H2."""
-    s = run.settings
     cells, games = feature_cells(run, "table7", TABLE7)
     by = {c.a.split()[1]: c for c in cells}
-    score_bars(cells, "Table 7: H1 with one feature vs H2, depth 4", s.out / "table7.png")
+    score_bars(cells, "Table 7: H1 with one feature vs H2, depth 4", run.out / "table7.png")
     findings = [
         ("No single feature of H1 beats H2", "; ".join(f"{c.a}: {fmt_score(c)}" for c in cells), none_beats(cells)),
         ("F1 is about as strong as F3", f"F1 - F3 = {fmt_diff(by['F1'], by['F3'])} (margin +-{MARGIN})", similar(by["F1"], by["F3"])),
@@ -583,15 +592,14 @@ def table7(run: Run) -> Output:
         "![Table 7](table7.png)",
     ])  # fmt: skip
     write_outputs(run, "table7", markdown, {"cells": cells})
-    return Output("table7", markdown, [s.out / "table7.md", s.out / "table7.png"], games)
+    return Output("table7", markdown, [run.out / "table7.md", run.out / "table7.png"], games)
 
 
 def table8(run: Run) -> Output:
     """Depth 4: H1 with F4+F3, F4+F3+F2, all features, and F1+F2 against H2."""
-    s = run.settings
     cells, games = feature_cells(run, "table8", TABLE8)
     f43, f432, full, f12 = cells
-    score_bars(cells, "Table 8: H1 with combined features vs H2, depth 4", s.out / "table8.png")
+    score_bars(cells, "Table 8: H1 with combined features vs H2, depth 4", run.out / "table8.png")
     # Identical results and node counts mean identical games: adding the feature changed no move, so it cannot
     # have won more (F1 scores only four-in-a-row, which the search scores as a win before any evaluation).
     chain = [FAILS if same_games(more, fewer) else greater(more, fewer) for more, fewer in ((f432, f43), (full, f432))]
@@ -610,7 +618,7 @@ def table8(run: Run) -> Output:
         "![Table 8](table8.png)",
     ])  # fmt: skip
     write_outputs(run, "table8", markdown, {"cells": cells})
-    return Output("table8", markdown, [s.out / "table8.md", s.out / "table8.png"], games)
+    return Output("table8", markdown, [run.out / "table8.md", run.out / "table8.png"], games)
 
 
 def same_games(first: Cell, second: Cell) -> bool:
@@ -636,7 +644,7 @@ def table9(run: Run) -> Output:
     bar = run.progress("table9", len(s.depths) * 2 * s.pairs)
     cells = [run.paired(f"H1 d{d}", f"H2 d{d}", run.spec("c4_features", d), run.spec("square_values", d), bar) for d in s.depths]
     bar.close()
-    score_bars(cells, "Table 9: H1 vs H2 at equal depths", s.out / "table9.png")
+    score_bars(cells, "Table 9: H1 vs H2 at equal depths", run.out / "table9.png")
     shallow = [c for d, c in zip(s.depths, cells) if d <= 2]
     deep = [c for d, c in zip(s.depths, cells) if d >= 4]
     findings = []
@@ -657,7 +665,7 @@ def table9(run: Run) -> Output:
         "![Table 9](table9.png)",
     ])  # fmt: skip
     write_outputs(run, "table9", markdown, {"cells": cells})
-    return Output("table9", markdown, [s.out / "table9.md", s.out / "table9.png"], bar.n)
+    return Output("table9", markdown, [run.out / "table9.md", run.out / "table9.png"], bar.n)
 
 
 # ---------------------------------------------------------------- beyond the paper
@@ -689,7 +697,7 @@ def tuned(run: Run) -> Output:
                                     + f",nodes={nodes}", run.spec("c4_features", depth, random=False) + f",nodes={nodes}", bar))  # fmt: skip
     bar.close()
     score_bars(vs_defaults + vs_h2 + defaults_vs_h2 + at_budget, "Tuned weights vs the paper's defaults and vs H2",
-               s.out / "tuned.png")  # fmt: skip
+               run.out / "tuned.png")  # fmt: skip
     weight_rows = [[name, f"{defaults[name]:,.6g}", f"{value:,.6g}",
                     f"{value / defaults[name]:.3g}x" if defaults[name] else ("=" if value == 0 else "was 0")]
                    for name, value in weights.items()]  # fmt: skip
@@ -724,7 +732,7 @@ def tuned(run: Run) -> Output:
     ]))  # fmt: skip
     write_outputs(run, "tuned", markdown, {"vs_defaults": vs_defaults, "vs_h2": vs_h2, "defaults_vs_h2": defaults_vs_h2,
                                            "at_budget": at_budget}, {"weights_file": str(path)})  # fmt: skip
-    return Output("tuned", markdown, [s.out / "tuned.md", s.out / "tuned.png"], bar.n)
+    return Output("tuned", markdown, [run.out / "tuned.md", run.out / "tuned.png"], bar.n)
 
 
 def tuner_budget(path: Path) -> Optional[tuple[int, int]]:
@@ -757,8 +765,8 @@ def perfect(run: Run) -> Output:
             f"> {missing}",
             "Run `python scripts/reproduce_paper.py perfect` once the solver is merged.",
         ])  # fmt: skip
-        write_text_atomic(s.out / "perfect.md", markdown + "\n")
-        return Output("perfect", markdown, [s.out / "perfect.md"], 0)
+        write_text_atomic(run.out / "perfect.md", markdown + "\n")
+        return Output("perfect", markdown, [run.out / "perfect.md"], 0)
     bar = run.progress("perfect: solving openings", s.perfect_pairs * CANDIDATES_PER_PAIR)
     openings, values = run.balanced_openings(s.perfect_plies, s.perfect_pairs, bar)
     solved = bar.n
@@ -789,7 +797,7 @@ def perfect(run: Run) -> Output:
         rows.append([label, str(cell.games), str(cell.wins), str(cell.draws), str(cell.losses), fmt_score(cell), *rate,
                      f"{counts[0.0][1]}/{counts[0.0][0]}"])  # fmt: skip
     bar.close()
-    score_bars(cells, f"Evaluators at depth {s.perfect_depth} vs perfect play", s.out / "perfect.png")
+    score_bars(cells, f"Evaluators at depth {s.perfect_depth} vs perfect play", run.out / "perfect.png")
     classes = {name: sum(1 for v in values.values() if v == value) for name, value in (("won", 1.0), ("drawn", 0.5), ("lost", 0.0))}
     markdown = "\n\n".join([
         "# Beyond the paper: each evaluator against perfect play",
@@ -805,7 +813,7 @@ def perfect(run: Run) -> Output:
         "![perfect](perfect.png)",
     ])  # fmt: skip
     write_outputs(run, "perfect", markdown, {"cells": cells}, {"opening_values": {str(k): v for k, v in values.items()}})
-    return Output("perfect", markdown, [s.out / "perfect.md", s.out / "perfect.png"], bar.n)
+    return Output("perfect", markdown, [run.out / "perfect.md", run.out / "perfect.png"], bar.n)
 
 
 RUNNERS: dict[str, Callable[[Run], Output]] = {
@@ -830,6 +838,22 @@ def run_summary(run: Run, outputs: Sequence[Output], seconds: float) -> str:
     ])  # fmt: skip
 
 
+DEPTH = int_range(1, 12)
+"""Search depths the experiments accept (depth 12 already takes the agents seconds per move)."""
+
+
+def tuned_file(text: str) -> Path:
+    """``--tuned``: a readable Connect-4 ``c4_features`` weight file (checked with :func:`heuristics.load_weights`)."""
+    path = Path(text).expanduser().resolve()
+    try:
+        heuristic = load_weights(path, CONNECT4).heuristic
+    except WeightFileError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if heuristic != "c4_features":
+        raise argparse.ArgumentTypeError(f"{text}: a {heuristic} weight file; the tuned experiments need c4_features weights")
+    return path
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reproduce_paper.py",
@@ -837,64 +861,75 @@ def _parser() -> argparse.ArgumentParser:
         "and two beyond the paper (tuned weights, perfect play), with 95%% intervals.",
     )
     parser.add_argument("experiment", choices=(*EXPERIMENTS, "all"), help="which experiment ('all': every one)")
-    parser.add_argument("--games", type=int, default=1000,
+    parser.add_argument("--games", type=int_range(2), default=1000,
                         help="games per cell (default 1000; paired cells round up to even)")
-    parser.add_argument("--perfect-games", type=int, default=200,
+    parser.add_argument("--perfect-games", type=int_range(2), default=200,
                         help="games per evaluator against perfect play (default 200: the solver makes them the slowest)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--seed", type=int, default=0, help="seeds the openings and every agent (default 0)")
-    parser.add_argument("--random-every", type=int, default=3,
+    parser.add_argument("--workers", type=positive_int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seeds the openings and every agent (default 0)")
+    parser.add_argument("--random-every", type=non_negative_int, default=3,
                         help="in the paper's experiments both sides play a random move every N own moves, as the paper "
                         "(default 3; 0: never); tuned and perfect never do")
-    parser.add_argument("--plies", type=int, default=4, help="random plies per opening (default 4)")
-    parser.add_argument("--depths", help=f"depths of Tables 6 and 9 and of the tuned comparison (default {PAPER_DEPTHS_TEXT}, "
+    parser.add_argument("--plies", type=int_range(1, 12), default=4, help="random plies per opening, 1..12 (default 4)")
+    parser.add_argument("--depths", type=int_list(1, 12),
+                        help=f"depths of Tables 6 and 9 and of the tuned comparison, each 1..12 (default {PAPER_DEPTHS_TEXT}, "
                         f"with --quick {QUICK_DEPTHS})")  # fmt: skip
-    parser.add_argument("--figure-games", type=int, help="self-play games per figure (default games/10, at most 100)")
-    parser.add_argument("--perfect-depth", type=int, default=4, help="depth of the evaluators against perfect play (default 4)")
-    parser.add_argument("--perfect-plies", type=int, default=10,
-                        help="random plies of the openings played against perfect play (default 10: the solver needs "
-                        "well under a second per move from there, against up to minutes from 4 plies)")
-    parser.add_argument("--tuned", default=str(TUNED_WEIGHTS), help=f"tuned weight file (default {TUNED_WEIGHTS.relative_to(ROOT)}; "
-                        f"while it does not exist, {STAND_IN_WEIGHTS.relative_to(ROOT)} stands in)")  # fmt: skip
-    parser.add_argument("--out", default=str(ROOT / "docs" / "results"), help="output folder (default docs/results)")
+    parser.add_argument("--figure-games", type=positive_int, help="self-play games per figure (default games/10, at most 100)")
+    parser.add_argument("--perfect-depth", type=DEPTH, default=4, help="depth of the evaluators against perfect play (default 4)")
+    parser.add_argument("--perfect-plies", type=int_range(8, 20), default=10,
+                        help="random plies of the openings played against perfect play, 8..20 (default 10: the solver "
+                        "needs well under a second per move from there, against up to minutes from 4 plies)")
+    parser.add_argument("--tuned", type=tuned_file, help=f"tuned c4_features weight file (default "
+                        f"{TUNED_WEIGHTS.relative_to(ROOT)}; while it does not exist, {STAND_IN_WEIGHTS.relative_to(ROOT)} "
+                        "stands in)")  # fmt: skip
+    parser.add_argument("--out", type=writable_dir, default=str(DEFAULT_OUT),
+                        help=f"output folder (default {DEFAULT_OUT.relative_to(ROOT)}, git-ignored; --out docs/results "
+                        "regenerates the committed results)")  # fmt: skip
     parser.add_argument("--quick", action="store_true",
                         help=f"smoke run: {QUICK_GAMES} games per cell, 1 game per figure, depths {QUICK_DEPTHS}")  # fmt: skip
     return parser
 
 
 def parse_settings(argv: Sequence[str]) -> Settings:
-    """Check the command line (argparse exits with code 2 on a bad value, naming it)."""
+    """Check the whole command line, ``--tuned``'s content included, before anything runs.
+
+    argparse exits with code 2 and a one-line message naming the bad value.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
-    try:
-        depths = tuple(sorted({int(d) for d in (args.depths or (QUICK_DEPTHS if args.quick else PAPER_DEPTHS_TEXT)).split(",")}))
-    except ValueError:
-        parser.error(f"--depths {args.depths!r} must be comma-separated integers, e.g. 2,4,6,8")
-    checks = [(args.games >= 2, f"--games {args.games} must be at least 2"),
-              (args.workers is None or args.workers >= 1, f"--workers {args.workers} must be at least 1"),
-              (args.random_every >= 0, f"--random-every {args.random_every} must be 0 (never) or more"),
-              (1 <= args.plies <= 12, f"--plies {args.plies} must be within 1..12"),
-              (bool(depths) and all(1 <= d <= 12 for d in depths), f"--depths {args.depths!r}: each within 1..12"),
-              (args.perfect_games >= 2, f"--perfect-games {args.perfect_games} must be at least 2"),
-              (args.figure_games is None or args.figure_games >= 1, f"--figure-games {args.figure_games} must be at least 1"),
-              (1 <= args.perfect_depth <= 12, f"--perfect-depth {args.perfect_depth} must be within 1..12"),
-              (8 <= args.perfect_plies <= 20, f"--perfect-plies {args.perfect_plies} must be within 8..20 (earlier "
-               "positions take the solver minutes per move)")]  # fmt: skip
-    tuned = Path(args.tuned).resolve()
-    checks.append((tuned == TUNED_WEIGHTS.resolve() or tuned.exists(), f"--tuned {args.tuned}: no such weight file"))
-    for ok, message in checks:
-        if not ok:
-            parser.error(message)
+    depths = args.depths or int_list(1, 12)(QUICK_DEPTHS if args.quick else PAPER_DEPTHS_TEXT)
+    tuned = args.tuned
+    if tuned is None:  # the default file is checked too; while it does not exist, the experiments use the stand-in
+        tuned = TUNED_WEIGHTS
+        if TUNED_WEIGHTS.exists():
+            try:
+                tuned = tuned_file(str(TUNED_WEIGHTS))
+            except argparse.ArgumentTypeError as error:
+                parser.error(f"argument --tuned (default): {error}")
     games = QUICK_GAMES if args.quick else args.games
     figure_games = 1 if args.quick else (args.figure_games or min(100, max(2, args.games // 10)))
     return Settings(games, args.workers or default_workers(), args.seed, args.random_every, args.plies, depths, figure_games,
                     args.perfect_depth, args.perfect_plies,
-                    QUICK_GAMES if args.quick else args.perfect_games, tuned, Path(args.out).resolve(), args.quick, tuple(argv),
+                    QUICK_GAMES if args.quick else args.perfect_games, tuned, args.out, args.quick, tuple(argv),
                     args.experiment)  # fmt: skip
 
 
+def run_experiment(run: Run, name: str) -> Output:
+    """Run one experiment in a staging folder and move its files into the output folder only once it has finished."""
+    began, began_cpu = time.perf_counter(), cpu_seconds()
+    with staged_folder(run.settings.out, name) as staging:
+        run.out = staging
+        try:
+            output = RUNNERS[name](run)
+        finally:
+            run.out = run.settings.out
+    output.files = [run.settings.out / path.name for path in output.files]
+    output.seconds, output.cpu_seconds = time.perf_counter() - began, cpu_seconds() - began_cpu
+    return output
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the chosen experiment(s), print each table, write docs/results."""
+    """Run the chosen experiment(s), print each table, write the output folder (default runs/paper)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     settings = parse_settings(argv)
     names = EXPERIMENTS if settings.experiment == "all" else (settings.experiment,)
@@ -902,9 +937,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     outputs, started = [], time.perf_counter()
     try:
         for name in names:
-            began, began_cpu = time.perf_counter(), cpu_seconds()
-            output = RUNNERS[name](run)
-            output.seconds, output.cpu_seconds = time.perf_counter() - began, cpu_seconds() - began_cpu
+            output = run_experiment(run, name)
             outputs.append(output)
             print(output.markdown, end="\n\n", flush=True)
     finally:

@@ -8,10 +8,12 @@ every episode.  Before training and after each phase the policy
 fixed, sides random) against both opponents; the table gives win / draw /
 loss rates with a 95% Wilson interval on the win rate.
 
-Needs the ``rl`` extra: ``pip install -e ".[rl]"``.  Run it under the machine
-lock on a shared machine::
+Needs the ``rl`` extra: ``pip install -e ".[rl]"`` (CPU-only machines: install
+the CPU wheel of torch first, see the README).  Run it as::
 
-    flock /tmp/heavy.lock python scripts/train_maskable_ppo.py --markdown
+    python scripts/train_maskable_ppo.py --markdown --save runs/ppo/connect4.zip
+
+``--save`` is checked before training starts and written atomically.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ import argparse
 import math
 import sys
 import time
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import gymnasium as gym
+from _args import non_negative_int, positive_int, writable_file
+from _files import atomic_path
 from _report import print_machine_and_command, print_table
 
 import envs  # noqa: F401  (registers the alphabeta/ environments)
@@ -62,6 +67,11 @@ def make_env(opponent: str, n_envs: int, seed: int) -> Any:
     return make_vec_env(ENV_ID, n_envs=n_envs, seed=seed, env_kwargs={"opponent": opponent, "agent_plays": "random"})
 
 
+def model_path(text: str) -> Path:
+    """``--save``: a writable file path, ``.zip`` appended when it has no suffix (SB3 would: the check is on the real file)."""
+    return writable_file(text if Path(text).suffix else f"{text}.zip")
+
+
 def describe(counts: tuple[int, int, int]) -> str:
     wins, draws, losses = counts
     games = wins + draws + losses
@@ -79,12 +89,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         The exit status, 0.
     """
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--random-steps", type=int, default=150_000, help="steps against the random opponent")
-    parser.add_argument("--alphabeta-steps", type=int, default=150_000, help="steps against alphabeta:depth=1")
-    parser.add_argument("--eval-games", type=int, default=200, help="evaluation games per opponent (default 200)")
-    parser.add_argument("--n-envs", type=int, default=8, help="parallel environments (default 8)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the model, the envs and the evaluation")
-    parser.add_argument("--save", help="save the trained model to this path (.zip)")
+    parser.add_argument("--random-steps", type=non_negative_int, default=150_000, help="steps against the random opponent")
+    parser.add_argument("--alphabeta-steps", type=non_negative_int, default=150_000, help="steps against alphabeta:depth=1")
+    parser.add_argument("--eval-games", type=positive_int, default=200, help="evaluation games per opponent (default 200)")
+    parser.add_argument("--n-envs", type=positive_int, default=8, help="parallel environments (default 8)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the model, the envs and the evaluation")
+    parser.add_argument("--save", type=model_path,
+                        help="save the trained model to this path (.zip added if it has no suffix, as SB3 does; "
+                        "checked before training)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
 
@@ -113,8 +125,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     start = time.perf_counter()
     model.learn(total_timesteps=args.alphabeta_steps, reset_num_timesteps=False)
     report("after the alphabeta:depth=1 phase", time.perf_counter() - start)
-    if args.save:
-        model.save(args.save)
+    if args.save is not None:
+        with atomic_path(args.save) as temp:
+            model.save(temp)
 
     print()
     header = ("policy", "steps", "train s", *(f"vs {o}: win [95% CI] / draw / loss" for o in OPPONENTS))

@@ -110,11 +110,11 @@ def test_quick_run_writes_every_table_and_plot_and_the_counts_add_up(tmp_path: P
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["table9", "--games", "1"], "--games 1 must be at least 2"),
-        (["table9", "--depths", "2,x"], "--depths '2,x' must be comma-separated integers"),
-        (["table9", "--depths", "0"], "each within 1..12"),
-        (["table9", "--random-every", "-1"], "--random-every -1"),
-        (["table9", "--tuned", "no/such/file.json"], "no such weight file"),
+        (["table9", "--games", "1"], "argument --games: '1' is not an integer >= 2"),
+        (["table9", "--depths", "2,x"], "argument --depths: '2,x' is not comma-separated integers"),
+        (["table9", "--depths", "0"], "'0': each must be within 1..12"),
+        (["table9", "--random-every", "-1"], "argument --random-every: '-1'"),
+        (["table9", "--tuned", "no/such/file.json"], "no/such/file.json: cannot read"),
         (["table10"], "invalid choice: 'table10'"),
     ],
 )
@@ -195,3 +195,110 @@ def test_trend_verdict_pools_the_cells() -> None:
     assert tends_to_beat([cell(95, 105)] * 6) == OPEN  # 0.475 pooled: its interval reaches above 1/2
     assert tends_to_beat([cell(90, 110)] * 6) == FAILS
     assert tends_to_beat([cell(5, 5)] * 6) == OPEN  # too few games to decide anything
+
+
+# ---------------------------------------------------------------- inputs checked first, outputs only when finished
+
+
+def no_games(*_: object, **__: object) -> None:
+    raise AssertionError("the run started before its inputs were checked")
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ((ROOT / "weights" / "connect4-square_values.json").read_text(), "a square_values weight file"),
+        ((ROOT / "weights" / "gomoku-windows.json").read_text(), "game"),
+        ('{"format": "alphabeta-gym-weights", "version": 1', "not valid JSON"),
+        ("", "not valid JSON"),
+    ],
+    ids=["other heuristic", "other game", "truncated", "empty"],
+)
+def test_bad_tuned_file_fails_before_any_game(content: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    import reproduce_paper as rp
+
+    monkeypatch.setattr(rp.Run, "__init__", no_games)
+    tuned = tmp_path / "tuned.json"
+    tuned.write_text(content)
+    with pytest.raises(SystemExit) as exit_info:
+        rp.main(["all", "--tuned", str(tuned), "--out", str(tmp_path / "out")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --tuned: {tuned}" in err and message in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_default_output_is_not_the_committed_results() -> None:
+    import reproduce_paper as rp
+
+    settings = rp.parse_settings(["table9"])
+    assert settings.out == ROOT / "runs" / "paper"
+    assert "runs/" in (ROOT / ".gitignore").read_text().splitlines()
+    assert rp.parse_settings(["table9", "--out", str(ROOT / "docs" / "results")]).out == ROOT / "docs" / "results"
+
+
+def fake_paired(self: object, a: str, b: str, spec_a: str, spec_b: str, bar: object) -> object:
+    """Run.paired without games: A scores 5/8 (the cells' arithmetic is tested elsewhere)."""
+    return cell_from_scores(a, b, [1.0, 1.0, 0.0, 0.5] * 2, (100.0, 90.0))
+
+
+def previous_results(out: Path, names: tuple[str, ...]) -> dict[str, bytes]:
+    out.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (out / name).write_bytes(f"previous {name}\n".encode())
+    return {name: (out / name).read_bytes() for name in names}
+
+
+def test_experiment_failing_after_writing_leaves_the_previous_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import reproduce_paper as rp
+
+    out = tmp_path / "results"
+    before = previous_results(out, ("table9.md", "table9.json", "table9.png"))
+    real_write = rp.write_outputs
+
+    def write_then_fail(*args: object, **kwargs: object) -> object:
+        real_write(*args, **kwargs)  # type: ignore[arg-type]
+        raise OSError("disk full")  # after the plot, the table and the counts were written
+
+    monkeypatch.setattr(rp.Run, "paired", fake_paired)
+    monkeypatch.setattr(rp, "write_outputs", write_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        rp.main(["table9", "--quick", "--workers", "1", "--out", str(out)])
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # nothing new, nothing half-written, no staging
+
+
+def test_interrupted_first_experiment_creates_no_output_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import reproduce_paper as rp
+
+    def interrupted(*_: object, **__: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rp.Run, "paired", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        rp.main(["table9", "--quick", "--workers", "1", "--out", str(tmp_path / "new" / "out")])
+    assert not (tmp_path / "new" / "out").exists()
+
+
+def test_finished_experiment_replaces_its_files_and_all_keeps_finished_ones(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    import reproduce_paper as rp
+
+    out = tmp_path / "results"
+    before = previous_results(out, ("table7.md", "table8.md", "table8.png", "run.md"))
+    monkeypatch.setattr(rp.Run, "paired", fake_paired)
+
+    def table8_fails(run: object) -> object:
+        rp.score_bars([], "partial", run.out / "table8.png")  # type: ignore[attr-defined]
+        raise RuntimeError("table8 broke")
+
+    monkeypatch.setattr(rp, "EXPERIMENTS", ("table7", "table8", "table9"))
+    monkeypatch.setitem(rp.RUNNERS, "table8", table8_fails)
+    with pytest.raises(RuntimeError, match="table8 broke"):
+        rp.main(["all", "--quick", "--workers", "1", "--out", str(out)])
+    files = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert sorted(files) == ["run.md", "table7.json", "table7.md", "table7.png", "table8.md", "table8.png"]
+    assert files["table7.md"] != before["table7.md"] and b"Table 7" in files["table7.md"]  # table7 finished: replaced
+    assert files["table7.png"][:8] == b"\x89PNG\r\n\x1a\n"
+    for kept in ("table8.md", "table8.png", "run.md"):  # table8 failed, and 'all' did not finish: untouched
+        assert files[kept] == before[kept]

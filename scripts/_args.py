@@ -1,0 +1,107 @@
+"""The argparse types every script shares: a bad value ends in a one-line usage error and exit code 2.
+
+argparse turns the :class:`argparse.ArgumentTypeError` these raise into
+``error: argument --seconds: 'nan' is not a positive finite number`` and
+exits with code 2, so no script needs checks of its own after parsing.
+Imported as ``from _args import ...`` (the scripts' folder is on the path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import tempfile
+from pathlib import Path
+from typing import Callable, Optional
+
+
+def int_range(low: int, high: Optional[int] = None) -> Callable[[str], int]:
+    """An argparse type accepting the integers ``low..high`` (no upper bound if ``high`` is None)."""
+    allowed = f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {allowed}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text!r} is not {allowed}")
+        return value
+
+    parse.__name__ = f"int_range({low}, {high})"
+    return parse
+
+
+positive_int = int_range(1)
+positive_int.__doc__ = "An integer >= 1 (counts, sizes, workers)."
+non_negative_int = int_range(0)
+non_negative_int.__doc__ = "An integer >= 0 (seeds, optional counts)."
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (durations): rejects 0, negatives, nan and inf."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive finite number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive finite number")
+    return value
+
+
+def int_list(low: int, high: int) -> Callable[[str], tuple[int, ...]]:
+    """An argparse type for comma-separated integers within ``low..high``: sorted, duplicates dropped."""
+
+    def parse(text: str) -> tuple[int, ...]:
+        try:
+            values = {int(part) for part in text.split(",")}
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not comma-separated integers, e.g. 2,4,6") from None
+        if not all(low <= v <= high for v in values):
+            raise argparse.ArgumentTypeError(f"{text!r}: each must be within {low}..{high}")
+        return tuple(sorted(values))
+
+    parse.__name__ = f"int_list({low}, {high})"
+    return parse
+
+
+def _unwritable(path: Path, want_dir: bool) -> Optional[str]:
+    """Why files cannot be written at ``path`` (a file, or a folder to write into), or None if they can.
+
+    Files are written atomically (a temporary file renamed over the target),
+    so what matters is the folder they go into: its nearest existing ancestor
+    (missing folders are created on the first write) gets a real probe, a
+    temporary file that is removed at once (``os.access`` says yes to root
+    even where nothing can be created).
+    """
+    if path.exists() and path.is_dir() != want_dir:
+        return "exists and is not a folder" if want_dir else "is a folder"
+    folder = path if want_dir else path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"cannot be created: {folder} is not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"is not writable: cannot create a file in {folder} ({error.strerror})"
+    return None
+
+
+def writable_file(text: str) -> Path:
+    """A file path that can be written: an existing writable file, or a new one under a writable folder."""
+    path = Path(text).expanduser().resolve()
+    problem = _unwritable(path, want_dir=False)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} {problem}")
+    return path
+
+
+def writable_dir(text: str) -> Path:
+    """A folder that files can be written into: an existing writable folder, or a new one under a writable folder."""
+    path = Path(text).expanduser().resolve()
+    problem = _unwritable(path, want_dir=True)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} {problem}")
+    return path

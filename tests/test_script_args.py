@@ -1,0 +1,125 @@
+"""Every script's bad arguments: a one-line usage error naming the value and exit code 2, before any work."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+BAD = [
+    ("bench_envs", "--seconds", "0"),
+    ("bench_envs", "--seconds", "-1"),
+    ("bench_envs", "--seconds", "nan"),
+    ("bench_envs", "--seconds", "inf"),
+    ("bench_envs", "--rounds", "0"),
+    ("bench_envs", "--num-envs", "0"),
+    ("bench_envs", "--seed", "-1"),
+    ("bench_games", "--seconds", "0"),
+    ("bench_games", "--seconds", "nan"),
+    ("bench_games", "--seed", "-3"),
+    ("bench_heuristics", "--positions", "0"),
+    ("bench_heuristics", "--seconds", "-inf"),
+    ("bench_search", "--depth", "0"),
+    ("bench_search", "--depth", "43"),
+    ("bench_search", "--easyai-depth", "-2"),
+    ("bench_search", "--easyai-deep", "-1"),
+    ("bench_search", "--repeats", "0"),
+    ("bench_search", "--node-depths", "6,x"),
+    ("bench_search", "--node-depths", "0,6"),
+    ("bench_solve", "--limit", "0"),
+    ("bench_solve", "--limit", "-1"),
+    ("bench_solve", "--tt-size", "0"),
+    ("bench_solve", "--tt-size", "3.5"),
+    ("bench_tuning", "--workers", "0"),
+    ("bench_tuning", "--seconds", "nan"),
+    ("bench_tuning", "--seconds", "0"),
+    ("reproduce_paper", "--games", "1"),
+    ("reproduce_paper", "--games", "-4"),
+    ("reproduce_paper", "--perfect-games", "0"),
+    ("reproduce_paper", "--workers", "0"),
+    ("reproduce_paper", "--seed", "-1"),
+    ("reproduce_paper", "--random-every", "-1"),
+    ("reproduce_paper", "--plies", "0"),
+    ("reproduce_paper", "--plies", "13"),
+    ("reproduce_paper", "--depths", "2,x"),
+    ("reproduce_paper", "--depths", "0"),
+    ("reproduce_paper", "--figure-games", "0"),
+    ("reproduce_paper", "--perfect-depth", "0"),
+    ("reproduce_paper", "--perfect-plies", "7"),
+    ("train_maskable_ppo", "--n-envs", "0"),
+    ("train_maskable_ppo", "--random-steps", "-1"),
+    ("train_maskable_ppo", "--alphabeta-steps", "-5"),
+    ("train_maskable_ppo", "--eval-games", "0"),
+    ("train_maskable_ppo", "--seed", "-1"),
+]
+
+
+def script(name: str) -> ModuleType:
+    """A script's module, imported from scripts/ (as ``python scripts/<name>.py`` would find its helpers)."""
+    return importlib.import_module(name)
+
+
+def usage_error(name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``main(argv)``, assert it exits with code 2, and return its one-line error."""
+    with pytest.raises(SystemExit) as exit_info:
+        script(name).main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if "error:" in line]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("name, flag, value", BAD, ids=[f"{n} {f} {v}" for n, f, v in BAD])
+def test_bad_value_is_a_usage_error_naming_it(name: str, flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = (["table9"] if name == "reproduce_paper" else []) + [f"{flag}={value}"]
+    assert f"argument {flag}: '{value}'" in usage_error(name, argv, capsys)
+
+
+@pytest.mark.parametrize("name", ["reproduce_paper", "train_maskable_ppo"])
+def test_unwritable_output_is_refused_before_any_work(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    flag, target = ("--out", blocker / "results") if name == "reproduce_paper" else ("--save", blocker / "model.zip")
+    argv = (["all"] if name == "reproduce_paper" else []) + [flag, str(target)]
+    message = usage_error(name, argv, capsys)
+    assert f"argument {flag}: '{target}' cannot be created: {blocker} is not a folder" in message
+    assert blocker.read_text() == "not a folder\n"
+
+
+def test_save_into_an_existing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "model.zip").mkdir()
+    message = usage_error("train_maskable_ppo", ["--save", str(tmp_path / "model")], capsys)
+    assert f"'{tmp_path / 'model.zip'}' is a folder" in message  # SB3 appends .zip: the check is on the real file
+
+
+def test_the_shared_types_accept_what_they_should() -> None:
+    from _args import int_list, int_range, positive_float, writable_dir, writable_file
+
+    assert positive_float("1e-3") == 0.001 and int_range(2, 5)("5") == 5 and int_range(0)("0") == 0
+    assert int_list(1, 12)("8,2,4,2") == (2, 4, 8)
+    assert writable_dir(str(ROOT / "runs" / "not" / "yet")) == ROOT / "runs" / "not" / "yet"
+    assert writable_file("model") == Path.cwd() / "model"
+    assert not (ROOT / "runs" / "not").exists()  # checking creates nothing
+
+
+def test_tiny_training_run_saves_a_loadable_model_atomically(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    target = tmp_path / "new" / "model"  # no suffix: saved as model.zip, as SB3 names it; the folder is created
+    argv = ["--random-steps", "0", "--alphabeta-steps", "0", "--eval-games", "1", "--n-envs", "1", "--save", str(target)]
+    assert script("train_maskable_ppo").main(argv) == 0
+    assert sorted(p.name for p in target.parent.iterdir()) == ["model.zip"]  # no temporary file left behind
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (target.parent / "model.zip").stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
+    model = MaskablePPO.load(target.parent / "model.zip", device="cpu")
+    assert model.observation_space.shape == (2, 6, 7)
