@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Union
+from typing import Iterator, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -41,6 +42,25 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+@contextmanager
+def atomic_path(path: PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path`` for a writer that needs a file name (``savefig``, a library's
+    ``save``); on success give it mode ``0o666 & ~umask`` and rename it over ``path``, else remove it.
+
+    The temporary name keeps ``path``'s suffix, since some writers choose the format from it.
+    """
+    target = Path(path)
+    handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=target.suffix or ".tmp", dir=target.parent)
+    os.close(handle)
+    try:
+        yield Path(temp)
+        os.chmod(temp, 0o666 & ~_umask())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def write_bytes_atomic(path: PathLike, data: bytes) -> Path:

@@ -1,7 +1,8 @@
 """Atomic writes for the scripts: a reader sees the old file or the new one, never half of one.
 
-Every file a script writes goes through here, so that moving to the
-library's shared helper is a change of this one module.
+Every file a script writes goes through here, over the library's one
+helper (:mod:`heuristics.files`); what this adds is creating missing output
+folders and publishing a whole experiment's files at once.
 """
 
 from __future__ import annotations
@@ -13,41 +14,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from heuristics import files
+
 
 @contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path`` (same suffix) to write; rename it over ``path`` on success.
-
-    The missing parent folders are created.  If the body raises, the
-    temporary file is removed and ``path`` is left as it was.
-    """
+    """:func:`heuristics.files.atomic_path`, after creating ``path``'s missing parent folders."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix or ".tmp", dir=path.parent)
-    os.close(handle)
-    try:
-        yield Path(temp)
-        os.chmod(temp, _mode(path))  # mkstemp creates 0600: give the file the mode a plain open() would
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def _mode(path: Path) -> int:
-    """The permission bits ``path`` keeps if it exists, else those of a new file under the current umask."""
-    if path.exists():
-        return path.stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    with files.atomic_path(path) as temp:
+        yield temp
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (flushed to disk before the rename)."""
-    with atomic_path(path) as temp, open(temp, "w", encoding="utf-8") as stream:
-        stream.write(text)
-        stream.flush()
-        os.fsync(stream.fileno())
+    """:func:`heuristics.files.write_text_atomic`, after creating ``path``'s missing parent folders."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    files.write_text_atomic(path, text)
 
 
 @contextmanager

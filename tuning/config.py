@@ -12,7 +12,7 @@ Example:
     >>> TuneConfig(pairs=0)
     Traceback (most recent call last):
     ...
-    ValueError: --pairs 0 must be at least 1
+    ValueError: --pairs 0 must be an integer of at least 1
 """
 
 from __future__ import annotations
