@@ -58,6 +58,10 @@ BAD = [
     ("train_maskable_ppo", "--alphabeta-steps", "-5"),
     ("train_maskable_ppo", "--eval-games", "0"),
     ("train_maskable_ppo", "--seed", "-1"),
+    ("compare_samplers", "--seeds", "0"),
+    ("compare_samplers", "--trials", "-1"),
+    ("compare_samplers", "--confirm-pairs", "0"),
+    ("compare_samplers", "--first-seed", "-1"),
 ]
 
 
