@@ -14,7 +14,7 @@ from games import CONNECT4, TIC_TAC_TOE, KInARow
 from heuristics import Evaluator, get_spec, load_weights
 from tuning.fit import main
 from tuning.labels import LabelledPosition, load_labels
-from tuning.texel import _Evaluations, cross_entropy, fit_scale, fit_weights
+from tuning.texel import _Evaluations, cross_entropy, fit_scale, fit_weights, warm_start_weights
 
 
 def _walk_positions(game: KInARow, count: int, seed: int) -> list[LabelledPosition]:
@@ -91,6 +91,12 @@ def test_fit_on_tic_tac_toe_lowers_loss_and_stays_in_bounds() -> None:
     assert fit.loss_after < fit.loss_before and fit.heldout_after < fit.heldout_before
     for spec in get_spec("windows").weights:
         assert spec.low <= fit.weights[spec.name] <= spec.high
+
+
+def test_warm_start_is_the_fit_of_the_shipped_set() -> None:
+    weights = warm_start_weights(TIC_TAC_TOE, "windows")
+    assert weights == fit_weights(TIC_TAC_TOE, "windows", load_labels(game=TIC_TAC_TOE)).weights
+    assert list(weights) == list(get_spec("windows").weight_names)
 
 
 @pytest.mark.parametrize(

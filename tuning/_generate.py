@@ -3,7 +3,7 @@
 Every game pairs two agents drawn from a pool (random, the rule-based
 player, alpha-beta with two heuristics at depths 1 to 6), starts with a few
 uniformly random plies and replaces each later move by a random one with a
-per-game probability, so openings, middle games and endings of strong and
+per-game probability (0 to 0.3, or 1: a wholly random game), so openings, middle games and endings of strong and
 weak play all appear.  Each non-terminal position of the game that is not
 yet in the set (up to the board's symmetries) is solved with
 ``moves=True``: its exact score and the score of every legal move.
