@@ -54,10 +54,11 @@ def package_version() -> str:
 
 
 def provenance(result: FitResult, data: Path, header: dict[str, Any], argv: Sequence[str]) -> dict[str, Any]:
-    """The weight file's provenance for a fit of ``data``."""
+    """The weight file's provenance for a fit of ``data`` (the shipped set named by its package path)."""
+    result_game = make_game(header["game"]["kind"], header["game"]["rows"], header["game"]["cols"], header["game"]["k"])
     return {
         "tool": "python -m tuning.fit " + " ".join(argv), "method": "texel (logistic regression on exact values)",
-        "data": str(data), "data_seed": header.get("seed"), "data_count": header.get("count"),
+        "data": str(data) if data != default_path(result_game) else f"(shipped) tuning/data/{data.name}", "data_seed": header.get("seed"), "data_count": header.get("count"),
         "data_command": header.get("command"), **result.summary(),
         "package_version": package_version(), "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }  # fmt: skip
