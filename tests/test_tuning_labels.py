@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games import CONNECT4, TIC_TAC_TOE
+from games import CONNECT4, TIC_TAC_TOE, make_game
 from search.solve import Solver
 from tests.naive_solve import naive_score
 from tuning.labels import LabelFileError, default_path, load_labels, main
@@ -73,6 +73,16 @@ def test_shipped_tic_tac_toe_set_is_every_position_and_matches_plain_minimax() -
             expected = (9 + 1 - labelled.ply) // 2 if win else (0 if position.is_terminal() else -naive_score(position, memo))
             position.undo()
             assert score == expected, (labelled.moves, move)
+
+
+def test_shipped_4_4_3_set_is_a_first_player_win_and_matches_plain_minimax() -> None:
+    game = make_game("mnk", 4, 4, 3)
+    labels = load_labels(game=game)
+    assert labels.positions[0].moves == "" and labels.positions[0].value == 1  # (m, n, 3) with m >= 4, n >= 3: a win
+    memo: dict[int, int] = {}
+    for index in range(0, len(labels.positions), 50):
+        if labels.positions[index].ply >= 6:  # plain minimax is quick from six stones on
+            assert labels.positions[index].score == naive_score(labels.position(index), memo)
 
 
 def test_shipped_connect4_set_covers_every_phase_and_spot_checks_against_the_solver() -> None:
