@@ -1,0 +1,64 @@
+"""Blunder rates of several agents on one label set, as a Markdown table (the README's numbers).
+
+    python scripts/blunder_table.py                       # the shipped agents at 1000 nodes, Connect-4 6x7
+    python scripts/blunder_table.py rules random --game tictactoe
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from games import make_game
+from tuning.blunders import BlunderReport, blunder_rate, spread
+from tuning.labels import default_path, load_labels
+
+DEFAULT_AGENTS = (
+    "alphabeta:heuristic=square_values,nodes=1000",
+    "alphabeta:heuristic=c4_features,nodes=1000",
+    "alphabeta:weights=weights/connect4-c4_features-tuned.json,nodes=1000",
+    "rules",
+    "random",
+)
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.2f}"
+
+
+def table(reports: Sequence[BlunderReport], specs: Sequence[str]) -> str:
+    """The reports as Markdown: overall rate with its interval, then one column per ply band."""
+    bands = [f"plies {b.low}-{b.high}" for b in reports[0].bands]
+    lines = ["| agent | moves | blunders | rate % [95% CI] | " + " | ".join(bands) + " |",
+             "| --- | ---: | ---: | ---: | " + " | ".join("---:" for _ in bands) + " |"]  # fmt: skip
+    for spec, report in zip(specs, reports):
+        o = report.overall
+        cells = [_percent(b.rate) for b in report.bands]
+        lines.append(f"| `{spec}` | {o.moves} | {o.blunders} | {_percent(o.rate)} [{_percent(o.ci_low)}, "
+                     f"{_percent(o.ci_high)}] | " + " | ".join(cells) + " |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the agents on the label set and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("agents", nargs="*", default=list(DEFAULT_AGENTS), help="agent specs or weight files")
+    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
+    parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
+    parser.add_argument("--limit", type=int, help="at most this many positions, evenly spread")
+    args = parser.parse_args(argv)
+    try:
+        game = make_game(args.game)
+        labels = load_labels(args.data or default_path(game), game)
+        positions = spread(labels.positions, args.limit)
+        reports = [blunder_rate(spec, labels, positions=positions) for spec in args.agents]
+    except ValueError as exc:
+        parser.error(str(exc))
+    print(f"{len(positions)} positions of {game} from {args.data or default_path(game).name}\n")
+    print(table(reports, args.agents))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""The blunder rate: how often an agent spoils a position, judged by exact move values.
+
+A move is a **blunder** when it lowers the position's game-theoretic value
+for the side to move: a won position into a draw or a loss, or a drawn one
+into a loss.  Playing a slower win, or a faster loss in a lost position, is
+not a blunder (only the weak values win/draw/loss count).  Every position of
+a label set (:mod:`tuning.labels`) stores the exact value of every legal
+move, so the agent's move is judged without running the solver.
+
+The rate is the share of the agent's moves over the set that are blunders,
+with a 95% Wilson score interval (binomial: each position is one move, the
+positions are fixed), overall and by game phase (bands of plies).  The agent
+is reset and reseeded (``seed`` plus a checksum of the position's moves)
+before each position, as if each were a new game, so the answer does not
+depend on the order of the positions or on which others are in the set.
+Lost positions count too (no move can blunder there): the rate is per move
+over the set, and :attr:`BlunderReport.avoidable` says how many positions had
+a blunder to make at all.
+
+Command line::
+
+    python -m tuning.blunders "alphabeta:heuristic=c4_features,nodes=1000"
+    python -m tuning.blunders "alphabeta:weights=weights/connect4-c4_features-tuned.json,nodes=1000"
+    python -m tuning.blunders random --game tictactoe --limit 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+import zlib
+from dataclasses import asdict, dataclass
+from typing import Optional, Sequence, Union
+
+from games import KInARow, make_game
+from search.agents import AgentType, make_agent
+from tuning.labels import LabelledPosition, LabelSet, default_path, load_labels
+
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (``(0, 1)`` without trials).
+
+    Example:
+        >>> [round(x, 4) for x in wilson(0, 10)]
+        [0.0, 0.2775]
+    """
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes={successes} must be within 0..trials={trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return max(0.0, (centre - half) / denominator), min(1.0, (centre + half) / denominator)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Blunders among moves, with the 95% Wilson interval; ``low``/``high`` are plies (a band) or None (all)."""
+
+    moves: int
+    blunders: int
+    rate: float
+    ci_low: float
+    ci_high: float
+    low: Optional[int] = None
+    high: Optional[int] = None
+
+    @classmethod
+    def of(cls, blunders: int, moves: int, low: Optional[int] = None, high: Optional[int] = None) -> Rate:
+        """The rate of ``blunders`` in ``moves`` (0 when there are no moves)."""
+        return cls(moves, blunders, blunders / moves if moves else 0.0, *wilson(blunders, moves), low, high)
+
+
+@dataclass(frozen=True)
+class BlunderReport:
+    """An agent's blunder rate over a set of positions, overall and by ply band."""
+
+    agent: str
+    overall: Rate
+    bands: tuple[Rate, ...]
+    avoidable: int
+    """Positions where some legal move is a blunder (won or drawn positions with a spoiling move)."""
+    seconds: float
+
+
+def is_blunder(labelled: LabelledPosition, move: int) -> bool:
+    """True if ``move`` lowers the weak value of the position for the side to move."""
+    return labelled.move_value(move) < labelled.value
+
+
+def default_band_width(game: KInARow) -> int:
+    """Plies per phase band: a seventh of the board, at least one (Connect-4 6x7: 6)."""
+    return max(1, game.n_cells // 7)
+
+
+def blunder_rate(agent: Union[AgentType, str], labels: LabelSet, *, positions: Optional[Sequence[LabelledPosition]] = None,
+                 band_width: Optional[int] = None, seed: int = 0) -> BlunderReport:  # fmt: skip
+    """Play ``agent`` (an agent or a :func:`search.agents.make_agent` spec) once on every position and count blunders.
+
+    Args:
+        agent: the agent, or its spec.
+        labels: the label set (its game).
+        positions: a subset of ``labels.positions`` (default: all).
+        band_width: plies per phase band (default :func:`default_band_width`).
+        seed: the agent is reseeded with ``seed`` plus the CRC-32 of the move string before each position.
+
+    Raises:
+        ValueError: a bad spec or band width, or an agent for another game.
+    """
+    game = labels.game
+    width = default_band_width(game) if band_width is None else band_width
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+        raise ValueError(f"band_width={band_width!r} must be a positive integer")
+    player = make_agent(agent, game, seed=seed) if isinstance(agent, str) else agent
+    chosen = labels.positions if positions is None else positions
+    counts: dict[int, list[int]] = {}
+    avoidable, started = 0, time.perf_counter()
+    for labelled in chosen:
+        player.reset()
+        player.seed(seed + zlib.crc32(labelled.moves.encode()))
+        move = player.select_move(game.position(labelled.moves))
+        band = counts.setdefault(labelled.ply // width, [0, 0])
+        band[0] += 1
+        band[1] += is_blunder(labelled, move)
+        avoidable += any(is_blunder(labelled, m) for m in labelled.move_scores)
+    bands = tuple(Rate.of(b, n, key * width, key * width + width - 1) for key, (n, b) in sorted(counts.items()))
+    overall = Rate.of(sum(r.blunders for r in bands), sum(r.moves for r in bands))
+    return BlunderReport(getattr(player, "name", str(agent)), overall, bands, avoidable, time.perf_counter() - started)
+
+
+def spread(items: Sequence[LabelledPosition], limit: Optional[int]) -> Sequence[LabelledPosition]:
+    """At most ``limit`` positions evenly spread over ``items`` (all phases keep their share)."""
+    if limit is None or limit >= len(items):
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tuning.blunders", description=__doc__.splitlines()[0])
+    parser.add_argument("agent", help="an agent spec or weight file, as python -m tuning.match takes")
+    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
+    parser.add_argument("--rows", type=int, help="board rows")
+    parser.add_argument("--cols", type=int, help="board columns")
+    parser.add_argument("--k", type=int, help="stones in a row to win")
+    parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
+    parser.add_argument("--limit", type=int, help="use at most this many positions, evenly spread over the set")
+    parser.add_argument("--band-width", type=int, help="plies per phase band (default: a seventh of the board)")
+    parser.add_argument("--seed", type=int, default=0, help="agents are reseeded with seed + a checksum of each position (default 0)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    return parser
+
+
+def _print(report: BlunderReport) -> None:
+    o = report.overall
+    print(f"{report.agent}: {o.blunders} blunders in {o.moves} moves = {100 * o.rate:.2f}% "
+          f"[{100 * o.ci_low:.2f}, {100 * o.ci_high:.2f}] (95% Wilson); {report.avoidable} positions had one to make")  # fmt: skip
+    for band in report.bands:
+        print(f"  plies {band.low:>2}-{band.high:<2} {band.blunders:>5} / {band.moves:<5} {100 * band.rate:6.2f}% "
+              f"[{100 * band.ci_low:.2f}, {100 * band.ci_high:.2f}]")  # fmt: skip
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.limit is not None and args.limit < 1:
+        parser.error(f"--limit {args.limit} must be a positive integer")
+    try:
+        game = make_game(args.game, args.rows, args.cols, args.k)
+        player = make_agent(args.agent, game, seed=args.seed)
+        labels = load_labels(args.data or default_path(game), game)
+        report = blunder_rate(player, labels, positions=spread(labels.positions, args.limit), band_width=args.band_width,
+                              seed=args.seed)  # fmt: skip
+    except ValueError as exc:  # bad game, label file, agent spec, weight file or band width: all ValueErrors
+        parser.error(str(exc))
+    if args.json:
+        print(json.dumps(asdict(report), indent=2))
+    else:
+        _print(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""``python -m tuning.fit``: fit a heuristic's weights to a solver-labelled set (Texel's method) and save them.
+
+Examples::
+
+    python -m tuning.fit --heuristic c4_features                                   # the shipped Connect-4 set
+    python -m tuning.fit --heuristic c4_features --out weights/connect4-c4_features-texel.json
+    python -m tuning.fit --game tictactoe --heuristic windows --data my.labels.jsonl.gz
+
+The weight file (:func:`heuristics.save_weights`, written atomically) records
+the fit in its provenance: the data file and its header's seed and command,
+the logistic scale, training and held-out losses before and after, and the
+regularisation.  Its search settings are those of ``--start`` if that is a
+weight file, else none.  The method and its decisions: :mod:`tuning.texel`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from games import make_game
+from heuristics import SearchSettings, WeightFile, get_spec, load_weights, save_weights
+from tuning.labels import default_path, load_labels
+from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m tuning.fit", description=__doc__.splitlines()[0].strip("`: "))
+    parser.add_argument("--heuristic", required=True, help="the evaluator whose weights to fit")
+    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
+    parser.add_argument("--rows", type=int, help="board rows")
+    parser.add_argument("--cols", type=int, help="board columns")
+    parser.add_argument("--k", type=int, help="stones in a row to win")
+    parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
+    parser.add_argument("--start", help="a weight file to start from (default: the heuristic's defaults)")
+    parser.add_argument("--out", help="write the fitted weights to this weight file (default: print only)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"pull toward the defaults (default {DEFAULT_REGULARIZATION})")  # fmt: skip
+    parser.add_argument("--heldout", type=float, default=DEFAULT_HELDOUT,
+                        help=f"share of positions held out to judge the fit (default {DEFAULT_HELDOUT})")  # fmt: skip
+    return parser
+
+
+def package_version() -> str:
+    """The installed ``alphabeta-gym`` version, or ``unknown`` from a bare checkout."""
+    try:
+        return version("alphabeta-gym")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def provenance(result: FitResult, data: Path, header: dict[str, Any], argv: Sequence[str]) -> dict[str, Any]:
+    """The weight file's provenance for a fit of ``data`` (the shipped set named by its package path)."""
+    result_game = make_game(header["game"]["kind"], header["game"]["rows"], header["game"]["cols"], header["game"]["k"])
+    return {
+        "tool": "python -m tuning.fit " + " ".join(argv), "method": "texel (logistic regression on exact values)",
+        "data": str(data) if data != default_path(result_game) else f"(shipped) tuning/data/{data.name}", "data_seed": header.get("seed"), "data_count": header.get("count"),
+        "data_command": header.get("command"), **result.summary(),
+        "package_version": package_version(), "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }  # fmt: skip
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    search = SearchSettings()
+    try:
+        game = make_game(args.game, args.rows, args.cols, args.k)
+        get_spec(args.heuristic)
+        start = None
+        if args.start:
+            loaded = load_weights(args.start, game)
+            if loaded.heuristic != args.heuristic:
+                parser.error(f"--start {args.start} is a {loaded.heuristic} weight file, not {args.heuristic}")
+            start, search = loaded.weights, loaded.search
+        data = Path(args.data) if args.data else default_path(game)
+        labels = load_labels(data, game)
+        result = fit_weights(game, args.heuristic, labels, start=start, regularization=args.regularization,
+                             heldout=args.heldout)  # fmt: skip
+    except ValueError as exc:  # every error of games, heuristics and label files is one
+        parser.error(str(exc))
+    print(f"{args.heuristic} on {len(labels.positions)} positions of {game} ({data}), scale {result.scale:.6g}")
+    print(f"  training loss {result.loss_before:.5f} -> {result.loss_after:.5f}")
+    print(f"  held-out loss {result.heldout_before:.5f} -> {result.heldout_after:.5f}")
+    for name, value in result.weights.items():
+        print(f"  {name} = {value:.6g}  (start {result.start[name]:.6g})")
+    if args.out:
+        used = list(sys.argv[1:] if argv is None else argv)
+        record = WeightFile(game, args.heuristic, result.weights, search, provenance(result, data, labels.header, used))
+        try:
+            save_weights(record, args.out)
+        except ValueError as exc:
+            parser.error(str(exc))
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""Texel's method: fit an evaluator's weights to exact game values by logistic regression.
+
+Model: the side to move wins with probability ``P = sigmoid(eval / scale)``,
+where ``eval`` is the evaluator's score from the side to move; the target
+is the solver's value of the position, 1 for a win, 0.5 for a draw, 0 for a
+loss (:mod:`tuning.labels`).  The loss is the mean cross-entropy of the
+targets under ``P`` (logistic regression with soft draw targets; Texel's
+original uses the squared error, which has the same minimiser for a
+well-specified model and flatter gradients when ``P`` saturates).
+
+Decisions:
+
+- **Scale.** As in Texel tuning, ``scale`` is fitted once, with the start
+  weights (default: the heuristic's defaults), on the training positions,
+  then held fixed while the weights move.  A free scale would make every
+  weight vector's overall size meaningless (``eval / scale`` only sees the
+  ratio); fixing it keeps the fitted weights in the units the search and the
+  defaults use.  ``scale=`` skips the first step.
+- **Parameters and bounds.** The optimiser (``scipy.optimize.minimize``,
+  L-BFGS-B) moves ``ln w`` for weights the heuristic tunes on a log scale and
+  ``w / (high - low)`` for the others, inside the heuristic's registered
+  tuning bounds (:class:`heuristics.WeightSpec`).
+- **Regularisation.** ``regularization * sum((theta - theta_default)^2)`` pulls
+  every weight toward the heuristic's default, in those coordinates (a decade
+  of a log weight, or the whole range of a linear one, costs one unit).  It
+  keeps weights the data cannot see (e.g. ``f1_four``: a position that is
+  not over holds no four) where they were, instead of wherever the optimiser
+  stopped.
+- **Held-out split.** The last ``heldout`` share of the positions, in the
+  given order.  Label files are in game order, so the two parts share at most
+  one game: held-out positions are not near-copies of training ones.
+- **Linear evaluators.** If ``eval(w) = b + X w`` holds on the positions (checked
+  on two random weight vectors), the features ``X`` are read once through the
+  public :class:`heuristics.Evaluator` (one evaluation per unit weight vector)
+  and the loss and its exact gradient are matrix products.  Any other
+  evaluator is evaluated through :class:`Evaluator` at every step, with
+  finite-difference gradients: slower, same answer.
+
+Example:
+    >>> from games import TIC_TAC_TOE
+    >>> from tuning.labels import load_labels
+    >>> fit = fit_weights(TIC_TAC_TOE, "square_values", load_labels(game=TIC_TAC_TOE).positions)
+    >>> fit.loss_after <= fit.loss_before
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Sequence, Union
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+from scipy.special import expit
+
+from games import KInARow, Position
+from heuristics import Evaluator, WeightError, check_weights, get_spec
+from heuristics.spec import HeuristicSpec
+from tuning.labels import LabelledPosition, LabelSet, PathLike, load_labels
+
+DEFAULT_REGULARIZATION = 1e-4
+DEFAULT_HELDOUT = 0.2
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """What :func:`fit_weights` found, with the losses that judge it (mean cross-entropy, lower is better)."""
+
+    heuristic: str
+    weights: dict[str, float]
+    """The fitted weights, every weight of the heuristic, inside its tuning bounds."""
+    start: dict[str, float]
+    scale: float
+    """The logistic scale: ``P(win) = sigmoid(eval / scale)``."""
+    loss_before: float
+    """Training loss of the start weights."""
+    loss_after: float
+    """Training loss of the fitted weights."""
+    heldout_before: float
+    """Held-out loss of the start weights (nan without a held-out part)."""
+    heldout_after: float
+    """Held-out loss of the fitted weights (nan without a held-out part)."""
+    train_size: int
+    heldout_size: int
+    linear: bool
+    """Whether the linear fast path was used."""
+    regularization: float
+    iterations: int
+
+    def summary(self) -> dict[str, Any]:
+        """The numbers of the fit as a JSON-ready dict (the weight file's provenance)."""
+        return {
+            "scale": self.scale, "loss_before": self.loss_before, "loss_after": self.loss_after,
+            "heldout_before": self.heldout_before, "heldout_after": self.heldout_after,
+            "train_size": self.train_size, "heldout_size": self.heldout_size, "linear": self.linear,
+            "regularization": self.regularization, "iterations": self.iterations,
+        }  # fmt: skip
+
+
+def targets_of(positions: Sequence[LabelledPosition]) -> np.ndarray:
+    """Win 1, draw 0.5, loss 0 for the side to move, from the exact values."""
+    return np.array([(p.value + 1) / 2 for p in positions], dtype=np.float64)
+
+
+def cross_entropy(evals: np.ndarray, targets: np.ndarray, scale: float) -> float:
+    """Mean cross-entropy of ``targets`` under ``sigmoid(evals / scale)`` (stable for any size of ``evals``)."""
+    z = evals / scale
+    return float(np.mean(targets * np.logaddexp(0.0, -z) + (1.0 - targets) * np.logaddexp(0.0, z)))
+
+
+def fit_scale(evals: np.ndarray, targets: np.ndarray) -> float:
+    """The scale that minimises the cross-entropy of fixed evaluations (a 1-D search over its logarithm)."""
+    spread = float(np.max(np.abs(evals))) if evals.size else 0.0
+    if spread == 0.0:
+        return 1.0  # every evaluation is 0: any scale gives P = 1/2
+    low, high = math.log(spread) - 25.0, math.log(spread) + 5.0
+    found = minimize_scalar(lambda t: cross_entropy(evals, targets, math.exp(t)), bounds=(low, high), method="bounded",
+                            options={"xatol": 1e-6})  # fmt: skip
+    return math.exp(float(found.x))
+
+
+class _Coordinates:
+    """Maps weights to the optimiser's coordinates and back: ``ln w`` for log weights, ``w / (high - low)`` else."""
+
+    def __init__(self, spec: HeuristicSpec) -> None:
+        self.log = np.array([w.log for w in spec.weights])
+        self.span = np.array([1.0 if w.log else (w.high - w.low) or 1.0 for w in spec.weights])
+        low = np.array([w.low for w in spec.weights])
+        high = np.array([w.high for w in spec.weights])
+        self.bounds = list(zip(self.to_theta(low), self.to_theta(high)))
+
+    def to_theta(self, w: np.ndarray) -> np.ndarray:
+        return np.where(self.log, np.log(np.where(self.log, w, 1.0)), w / self.span)
+
+    def to_weights(self, theta: np.ndarray) -> np.ndarray:
+        return np.where(self.log, np.exp(np.where(self.log, theta, 0.0)), theta * self.span)
+
+    def dweights(self, theta: np.ndarray) -> np.ndarray:
+        """d w / d theta, per coordinate."""
+        return np.where(self.log, self.to_weights(theta), self.span)
+
+
+class _Evaluations:
+    """Evaluations of fixed positions for any weight vector: linear fast path when it is exact."""
+
+    def __init__(self, game: KInARow, heuristic: str, positions: Sequence[Position]) -> None:
+        self.game, self.heuristic, self.positions = game, heuristic, positions
+        self.names = get_spec(heuristic).weight_names
+        zero = self.generic(np.zeros(len(self.names)))
+        columns = [self.generic(np.eye(len(self.names))[i]) - zero for i in range(len(self.names))]
+        self.offset, self.features = zero, np.stack(columns, axis=1) if columns else np.zeros((len(positions), 0))
+        self.linear = self._check_linear()
+
+    def generic(self, weights: np.ndarray) -> np.ndarray:
+        evaluator = Evaluator(self.heuristic, self.game, dict(zip(self.names, map(float, weights))))
+        return np.array([evaluator.evaluate(p) for p in self.positions], dtype=np.float64)
+
+    def _check_linear(self) -> bool:
+        rng = np.random.default_rng(0)
+        for _ in range(2):
+            weights = rng.uniform(0.5, 2.0, len(self.names)) * np.array([max(abs(d), 1.0) for d in self._defaults()])
+            exact, linear = self.generic(weights), self.offset + self.features @ weights
+            if not np.allclose(exact, linear, rtol=1e-9, atol=1e-9 * (1.0 + float(np.max(np.abs(exact), initial=0.0)))):
+                return False
+        return True
+
+    def _defaults(self) -> list[float]:
+        return list(get_spec(self.heuristic).defaults.values())
+
+    def __call__(self, weights: np.ndarray) -> np.ndarray:
+        return self.offset + self.features @ weights if self.linear else self.generic(weights)
+
+
+def _split(count: int, heldout: float) -> int:
+    """How many positions train (the rest, at the end, are held out)."""
+    if not 0.0 <= heldout < 1.0:
+        raise ValueError(f"heldout={heldout!r} must be a share in [0, 1)")
+    return count - int(round(count * heldout))
+
+
+def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.ndarray:
+    spec = get_spec(heuristic)
+    weights = check_weights(heuristic, {**spec.defaults, **(start or {})})
+    for w in spec.weights:
+        if not w.low <= weights[w.name] <= w.high:
+            raise WeightError(f"start weight {w.name}={weights[w.name]!r} is outside its tuning bounds [{w.low}, {w.high}]")
+    return np.array(list(weights.values()))
+
+
+def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequence[LabelledPosition]], *,
+                start: Optional[Mapping[str, float]] = None, targets: Optional[Sequence[float]] = None,
+                scale: Optional[float] = None, regularization: float = DEFAULT_REGULARIZATION,
+                heldout: float = DEFAULT_HELDOUT, max_iter: int = 500) -> FitResult:  # fmt: skip
+    """Fit ``heuristic``'s weights on labelled positions of ``game`` (Texel's method; see the module docstring).
+
+    Args:
+        game: the game of the positions.
+        heuristic: a registered evaluator name.
+        positions: labelled positions (a :class:`LabelSet` or its ``positions``).
+        start: start weights by name (the rest: defaults); the scale is fitted with them.
+        targets: replace the exact values as targets (one probability per position), e.g. synthetic labels.
+        scale: use this logistic scale instead of fitting it.
+        regularization: strength of the pull toward the defaults (0: none).
+        heldout: share of the positions, at the end, kept out of the fit to judge it.
+        max_iter: L-BFGS-B iterations at most.
+
+    Raises:
+        ValueError: empty positions, a bad share, scale or regularisation, targets of the wrong length,
+            start weights outside the tuning bounds, or a heuristic that refuses ``game``.
+    """
+    items = positions.positions if isinstance(positions, LabelSet) else tuple(positions)
+    if not items:
+        raise ValueError("no positions to fit on")
+    y = targets_of(items) if targets is None else np.asarray(targets, dtype=np.float64)
+    if y.shape != (len(items),) or not np.all((y >= 0) & (y <= 1)):
+        raise ValueError(f"targets must be {len(items)} probabilities in [0, 1]")
+    if scale is not None and not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale={scale!r} must be a positive number")
+    if not (math.isfinite(regularization) and regularization >= 0):
+        raise ValueError(f"regularization={regularization!r} must be a non-negative number")
+    spec, w0 = get_spec(heuristic), _start_weights(heuristic, start)
+    train = _split(len(items), heldout)
+    evaluations = _Evaluations(game, heuristic, [game.position(p.moves) for p in items])
+    coords = _Coordinates(spec)
+    fixed_scale = scale if scale is not None else fit_scale(evaluations(w0)[:train], y[:train])
+    prior = coords.to_theta(np.array(list(spec.defaults.values())))
+
+    def objective(theta: np.ndarray) -> Any:
+        weights = coords.to_weights(theta)
+        evals = evaluations(weights)[:train]
+        loss = cross_entropy(evals, y[:train], fixed_scale) + regularization * float(np.sum((theta - prior) ** 2))
+        if not evaluations.linear:
+            return loss
+        residual = expit(evals / fixed_scale) - y[:train]
+        gradient = evaluations.features[:train].T @ residual / (train * fixed_scale) * coords.dweights(theta)
+        return loss, gradient + 2.0 * regularization * (theta - prior)
+
+    found = minimize(objective, coords.to_theta(w0), jac=evaluations.linear, method="L-BFGS-B", bounds=coords.bounds,
+                     options={"maxiter": max_iter})  # fmt: skip
+    fitted = np.clip(coords.to_weights(found.x), [w.low for w in spec.weights], [w.high for w in spec.weights])
+    before, after = evaluations(w0), evaluations(fitted)
+
+    def held(evals: np.ndarray) -> float:
+        return cross_entropy(evals[train:], y[train:], fixed_scale) if train < len(items) else math.nan
+
+    return FitResult(
+        heuristic, dict(zip(spec.weight_names, map(float, fitted))), dict(zip(spec.weight_names, map(float, w0))),
+        fixed_scale, cross_entropy(before[:train], y[:train], fixed_scale),
+        cross_entropy(after[:train], y[:train], fixed_scale), held(before), held(after), train, len(items) - train,
+        evaluations.linear, regularization, int(found.nit),
+    )  # fmt: skip
+
+
+def warm_start_weights(game: KInARow, heuristic: str, data: Optional[PathLike] = None,
+                       start: Optional[Mapping[str, float]] = None) -> dict[str, float]:  # fmt: skip
+    """Weights fitted to the label set (default: the shipped one of ``game``): a tuner's warm start.
+
+    Every weight of ``heuristic`` is returned, inside its tuning bounds.
+
+    Raises:
+        tuning.labels.LabelFileError: no label set for ``game`` (or a bad file).
+        ValueError: as :func:`fit_weights`.
+    """
+    return fit_weights(game, heuristic, load_labels(data, game), start=start).weights
