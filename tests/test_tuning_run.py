@@ -351,3 +351,25 @@ def test_a_node_budget_beyond_64_bits_fails_before_the_study_exists(tmp_path: Pa
     assert exit_info.value.code == 2
     assert "nodes" in capsys.readouterr().err.strip().splitlines()[-1]
     assert not (tmp_path / "db.sqlite").exists()
+
+
+def test_a_warm_start_queues_the_texel_fit_after_the_defaults(tmp_path: Path) -> None:
+    from tuning.texel import warm_start_weights
+
+    run = tuner(tmp_path, "--heuristic", "c4_features", "--tune", "weights", "--warm-start", "fit", "--trials", "2",
+                "--baseline", "random", "--study", "warm", "--out", "t.json")  # fmt: skip
+    assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
+    assert "warm start: fitting c4_features" in run.stderr
+    first, second = trials(tmp_path, "warm")[:2]
+    assert first.user_attrs["start"] == "paper defaults" and second.user_attrs["start"] == "texel fit"
+    fitted = warm_start_weights(CONNECT4, "c4_features")
+    assert second.params == pytest.approx({name: fitted[name] for name in second.params})
+    assert second.params != first.params
+
+
+def test_a_warm_start_needs_a_label_set_for_the_game(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--game", "mnk", "--rows", "9", "--cols", "9",
+              "--k", "5", "--heuristic", "windows", "--warm-start", "fit"])  # fmt: skip
+    assert exit_info.value.code == 2 and "9x9" in capsys.readouterr().err.strip().splitlines()[-1]

@@ -42,6 +42,7 @@ class Setup:
         study_name: the study's name (``config.study`` or derived).
         run_dir: the run folder; out: the weight file to export.
         storage: the open Optuna storage.
+        warm: the warm-start point (fitted weights, the rest at their defaults), or None.
     """
 
     config: TuneConfig
@@ -53,6 +54,7 @@ class Setup:
     run_dir: Path
     out: Path
     storage: optuna.storages.BaseStorage
+    warm: Optional[dict[str, float]] = None
 
     def candidate(self, params: Mapping[str, Any]) -> Candidate:
         """The candidate of a point of the space, with the run's fixed settings (budget, random moves, radius)."""
@@ -81,7 +83,23 @@ def prepare(config: TuneConfig) -> Setup:
     storage = open_storage(config.storage)
     storage.get_all_studies()  # reachable? (before any file is written or game played)
     book = _book(config, game, run_dir)
-    return Setup(config, game, space, opponents, book, study, run_dir, out, storage)
+    warm = _warm_start(space, game) if config.warm_start == "fit" else None
+    return Setup(config, game, space, opponents, book, study, run_dir, out, storage, warm)
+
+
+def _warm_start(space: SearchSpace, game: KInARow) -> dict[str, float]:
+    """The start point with the weights Texel's method fits to the game's solver-labelled positions."""
+    from tuning.texel import warm_start_weights
+
+    say(f"warm start: fitting {space.heuristic}'s weights to the solver-labelled positions (Texel's method) ...")
+    started = time.perf_counter()
+    fitted = warm_start_weights(game, space.heuristic)
+    point = space.defaults()
+    for param in space.params:
+        if param.name in fitted:  # inside the space's bounds, which --bounds may have narrowed
+            point[param.name] = min(max(float(fitted[param.name]), param.low), param.high)
+    say(f"warm start ready in {time.perf_counter() - started:.0f} s")
+    return point
 
 
 def _opponents(config: TuneConfig, game: KInARow, heuristic: str) -> tuple[tuple[str, ...], int, Optional[int]]:
@@ -180,8 +198,10 @@ def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
     if created:
         for key, value in attrs.items():
             study.set_user_attr(key, value)
-        if config.sampler_name != "spsa":  # SPSA starts from the defaults as its theta instead
+        if config.sampler_name != "spsa":  # SPSA starts from the defaults (or the warm start) as its theta instead
             study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
+            if setup.warm is not None:
+                study.enqueue_trial(setup.warm, user_attrs={"start": "texel fit"})
     else:
         old = study.user_attrs
         changed = [k for k, v in attrs.items() if k in old and old[k] != v and k != "seed"]
@@ -189,5 +209,5 @@ def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
             what = ", ".join(f"{k}: {old.get(k)!r} then, {attrs[k]!r} now" for k in changed)
             raise ValueError(f"study {name!r} was created with other settings ({what}); use another --study")
     seed = sampler_seed(config.seed, created, len(study.trials))
-    study.sampler = make_sampler(config.sampler_name, seed, setup.space.defaults(), len(directions))
+    study.sampler = make_sampler(config.sampler_name, seed, setup.warm or setup.space.defaults(), len(directions))
     return study, created

@@ -28,6 +28,7 @@ from tuning.space import TUNABLE
 MODES = ("fair", "pareto")
 PRUNERS = ("wilcoxon", "median", "none")
 DEFAULT_STORAGE = "sqlite:///runs/tuning.db"
+WARM_STARTS = ("none", "fit")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class TuneConfig:
         confirm_top, confirm_pairs: trials replayed on held-out openings, and pairs each.
         out, run_dir: the exported weight file and the run folder (defaults under ``runs/<study>``).
         progress: show a progress bar.
+        warm_start: ``none``, or ``fit``: also queue (SPSA: start from) the weights fitted to the game's
+            solver-labelled positions by Texel's method (:func:`tuning.texel.warm_start_weights`).
     """
 
     game: str = "connect4"
@@ -89,6 +92,7 @@ class TuneConfig:
     out: Optional[Path] = None
     run_dir: Optional[Path] = None
     progress: bool = True
+    warm_start: str = "none"
 
     def __post_init__(self) -> None:
         for name, low in (("trials", 1), ("pairs", 1), ("nodes", 1), ("confirm_pairs", 1), ("confirm_top", 1),
@@ -109,7 +113,7 @@ class TuneConfig:
         if unknown or not self.tune:
             raise ValueError(f"--tune {','.join(self.tune)!r}: choose one or more of {', '.join(TUNABLE)}")
         for name, value, allowed in (("mode", self.mode, MODES), ("pruner", self.pruner, PRUNERS),
-                                     ("sampler", self.sampler, SAMPLERS)):  # fmt: skip
+                                     ("sampler", self.sampler, SAMPLERS), ("warm-start", self.warm_start, WARM_STARTS)):  # fmt: skip
             if value is not None and value not in allowed:
                 raise ValueError(f"--{name} {value!r}: choose from {', '.join(allowed)}")
 

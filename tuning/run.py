@@ -63,7 +63,7 @@ from tuning._objective import MatchObjective, ObjectiveFactory
 from tuning._report import Progress, confirmation_rows, csv_text, print_table, say, summary_markdown, trial_rows, write_plots
 from tuning._setup import Setup, open_study, prepare
 from tuning._study import finished, recover, redact, stop_at
-from tuning.config import MODES, PRUNERS, TuneConfig, parse_depth_range, parse_tune
+from tuning.config import MODES, PRUNERS, WARM_STARTS, TuneConfig, parse_depth_range, parse_tune
 from tuning.match import MatchRunner
 from tuning.openings import write_text_atomic
 from tuning.samplers import SAMPLERS
@@ -221,6 +221,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--plies", type=int, help=f"random plies per opening (default {_default('plies')})")
     c.add_argument("--confirm-top", type=int, help=f"best trials replayed on held-out openings (default {_default('confirm_top')})")
     c.add_argument("--confirm-pairs", type=int, help=f"pairs per confirmation (default {_default('confirm_pairs')})")
+    c.add_argument("--warm-start", choices=WARM_STARTS,
+                   help="fit: also queue the weights fitted to the game's solver-labelled positions (Texel's method) "
+                   "as a trial before the study starts; SPSA starts from them (default none)")
     o = p.add_argument_group("output")
     o.add_argument("--out", help="weight file to export (default <run-dir>/<game>-<heuristic>-tuned.json; "
                    "copy it into weights/ to ship it)")
