@@ -127,3 +127,19 @@ def test_tiny_training_run_saves_a_loadable_model_atomically(tmp_path: Path) -> 
     assert (target.parent / "model.zip").stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
     model = MaskablePPO.load(target.parent / "model.zip", device="cpu")
     assert model.observation_space.shape == (2, 6, 7)
+
+
+def test_tuned_transfer_plays_every_budget_against_every_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    tuned = ROOT / "weights" / "connect4-c4_features-tuned.json"
+    argv = ["--pairs", "1", "--budgets", "50,3ms", "--files", str(tuned), "--workers", "1", "--out", str(tmp_path)]
+    assert script("tuned_transfer").main(argv) == 0
+    rows = json.loads((tmp_path / "transfer.json").read_text())
+    assert [r["budget"] for r in rows] == ["nodes=50", "time_ms=3"]
+    assert all(len(r["members"]) == r["pairs"] >= 4 for r in rows)  # one pair per default evaluator
+    assert "connect4-c4_features-tuned.json (c4_features)" in capsys.readouterr().out
+
+
+def test_tuned_transfer_refuses_a_bad_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    assert "'fast' is neither a node count" in usage_error("tuned_transfer", ["--budgets", "1000,fast"], capsys)
