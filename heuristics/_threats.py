@@ -128,13 +128,6 @@ _W = (
     ("centre_3", 0.0, 0.0, 50.0, "stones three or more columns (rings) from the centre"),
     ("tempo", 2.0, -100.0, 100.0, "a constant for the side to move"),
 )
-SPEC = HeuristicSpec(
-    name=NAME,
-    summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
-    source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
-    weights=tuple(WeightSpec(n, d, lo, hi, doc=doc) for n, d, lo, hi, doc in _W),
-    refuse=any_game,
-)
 N_FEATURES = len(_W)
 
 # Positions in ``weights`` and ``counts`` (the order of SPEC.weights).
@@ -160,6 +153,16 @@ def colour_dual(weights: dict[str, float]) -> dict[str, float]:
         dual[a], dual[b] = weights[b], weights[a]
     dual["tempo"] = -weights["tempo"]
     return dual
+
+
+SPEC = HeuristicSpec(
+    name=NAME,
+    summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
+    source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
+    weights=tuple(WeightSpec(n, d, lo, hi, doc=doc) for n, d, lo, hi, doc in _W),
+    refuse=any_game,
+    colour_dual=colour_dual,
+)
 
 
 @njit(**JIT_INLINE)
@@ -331,7 +334,8 @@ def _window_phi(own: int, opp: int, k: int, weights: np.ndarray) -> float:
     """A window's "now" weight for a side with ``own`` stones in it, the other side having ``opp``."""
     if opp > 0 or own < 1 or own >= k:
         return 0.0
-    return weights[W1_NOW + 2 * (min(k - own, 4) - 1)]
+    value: float = weights[W1_NOW + 2 * (min(k - own, 4) - 1)]
+    return value
 
 
 @njit(**JIT)

@@ -88,8 +88,8 @@ from numba import njit
 
 from games._jit import JIT
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
-from heuristics._threats_bits import _evaluate_bits as _threats_bits
 from heuristics._dispatch import _evaluate, _order
+from heuristics._threats_bits import _evaluate_bits as _threats_bits
 from search._bitops import _clip, _column, _count_node, _first_column, _time_mask, _tt_slot, _winning_squares
 from search._negamax import _BLOCK_BONUS, _KILLER_BONUS, _ORDER_LIMIT, _TT_BONUS, EXACT, LOWER, UPPER, _from_tt, _now, _to_tt
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
