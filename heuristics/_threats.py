@@ -31,10 +31,11 @@ Huntjens 1993, "Go-Moku and Threat-Space Search": a "four").
   threats on two lines (the "4-3" and "3-3" of gomoku, Allis et al. 1993; the
   "7" shape of Connect-4 play).
 
-Gravity only (Allis 1988, section 3, the zugzwang rules: on a board with an
-even number of rows the first player, who wants the last square of a filled
-column pair, profits from threats on odd rows, the second player from
-threats on even rows, rows counted from 1 at the bottom):
+Gravity only (Allis 1988, the rules of zugzwang: with an even number of
+rows, a second player who answers every move in the same column, "follow-up",
+gets every even-row square; so the first player's useful threats are on odd
+rows and the second player's on even rows, rows counted from 1 at the
+bottom):
 
 - ``odd_first``, ``even_first``, ``odd_second``, ``even_second``: threats
   not playable now and with no opponent threat lower in their column (the
