@@ -69,6 +69,7 @@ C_BOTTOM, C_BOARD, C_ODD, C_CENTRE, C_PLANE = 0, 1, 2, 3, 7
 """Indices into ``consts`` (:func:`constants`): bottom squares, all squares, odd rows (1, 3, ... from the
 bottom), the 4 centre column groups, the 5 bit planes of the square values."""
 N_PLANES = 5
+"""Square values below 32 (at most 4 * MAX_K = 28 windows through a square)."""
 N_CONSTS = C_PLANE + N_PLANES
 MAX_K = 7
 """Three counter bits count at most 7 own stones per window."""
@@ -117,6 +118,35 @@ def _smear(x: np.uint64, board: np.uint64, rows: int, up: bool) -> np.uint64:
 
 
 @njit(**JIT_INLINE)
+def _windows4(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64, height: int):  # type: ignore[no-untyped-def]
+    """:func:`_windows` for k = 4, unrolled: a 4-input adder per direction (twice as fast as the loops)."""
+    n1, n2, n3, a1, a2, a3 = 0, 0, 0, 0, 0, 0
+    threats, one, two = _ZERO, _ZERO, _ZERO
+    h = np.uint64(height)
+    for s in (_ONE, h, h + _ONE, h - _ONE):
+        s2, s3 = s + s, s + s + s
+        live = free & (free >> s) & (free >> s2) & (free >> s3)
+        now = nowok & (nowok >> s) & (nowok >> s2) & (nowok >> s3)
+        x1, x2, x3 = own >> s, own >> s2, own >> s3
+        # count = (own + x1) + (x2 + x3): two half adders, then their sum's bits 0 and 1 (4 has both 0).
+        lo_a, hi_a, lo_b, hi_b = own ^ x1, own & x1, x2 ^ x3, x2 & x3
+        ones = lo_a ^ lo_b
+        twos = hi_a ^ hi_b ^ (lo_a & lo_b)
+        eq3, eq2, eq1 = live & ones & twos, live & ~ones & twos, live & ones & ~twos
+        n1 += _count(eq3 & now)
+        a1 += _count(eq3)
+        n2 += _count(eq2 & now)
+        a2 += _count(eq2)
+        n3 += _count(eq1 & now)
+        a3 += _count(eq1)
+        threats |= (eq3 | (eq3 << s) | (eq3 << s2) | (eq3 << s3)) & empty
+        cover = (eq2 | (eq2 << s) | (eq2 << s2) | (eq2 << s3)) & empty
+        two |= one & cover  # a second direction covers it
+        one |= cover
+    return n1, a1 - n1, n2, a2 - n2, n3, a3 - n3, 0, 0, threats, two
+
+
+@njit(**JIT_INLINE)
 def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64, height: int, k: int):  # type: ignore[no-untyped-def]
     """Window counts of ``own`` and its threat and fork squares, over the four directions.
 
@@ -126,6 +156,8 @@ def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64
     empty squares covered by ``k - 2`` windows along two or more directions.
     Scalars only (no arrays): the function is inlined into the search.
     """
+    if k == 4:
+        return _windows4(own, free, nowok, empty, height)
     n1, n2, n3, n4, a1, a2, a3, a4 = 0, 0, 0, 0, 0, 0, 0, 0
     threats, one, two = _ZERO, _ZERO, _ZERO
     for d in range(4):
@@ -173,9 +205,10 @@ def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64
 @njit(**JIT_INLINE)
 def _cells(own: np.uint64, consts):  # type: ignore[no-untyped-def]
     """``(squares, centre_0, .., centre_3)`` of ``own``: the square values (bit planes) and centre group counts."""
-    squares = 0
-    for j in range(N_PLANES):
-        squares += _count(own & consts[C_PLANE + j]) << j
+    # Unrolled: a tuple indexed by a loop variable costs a memory round trip per access.
+    squares = (_count(own & consts[C_PLANE]) + (_count(own & consts[C_PLANE + 1]) << 1)
+               + (_count(own & consts[C_PLANE + 2]) << 2) + (_count(own & consts[C_PLANE + 3]) << 3)
+               + (_count(own & consts[C_PLANE + 4]) << 4))  # fmt: skip
     return (squares, _count(own & consts[C_CENTRE]), _count(own & consts[C_CENTRE + 1]),
             _count(own & consts[C_CENTRE + 2]), _count(own & consts[C_CENTRE + 3]))  # fmt: skip
 
