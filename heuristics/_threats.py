@@ -192,27 +192,36 @@ def centre_group(rows: int, cols: int, gravity: bool, r: int, c: int) -> int:
     return min(dist, 3)
 
 
-@njit(**JIT)
-def _windows_pass(board, playable, cols, k, me, windows, counts, threat, forks):  # type: ignore[no-untyped-def]
-    """Add the window and squares counts of every k-window; mark threat cells and fork directions.
+@njit(**JIT_INLINE)
+def _is_playable(board, n, cols, cell):  # type: ignore[no-untyped-def]
+    """True if the empty ``cell`` of a gravity board is playable now (bottom row, or the cell below is taken)."""
+    return cell + cols >= n or board[cell + cols] != 0
 
-    board : int8[cells]; playable : bool[cells]; windows : int32[n_windows, k] (``_lines.window_table``);
+
+@njit(**JIT_INLINE)
+def _after_is_empty(board, rows, cols, last, d):  # type: ignore[no-untyped-def]
+    """True if the cell one step past ``last`` along direction ``d`` (0 row, 1 column, 2 diagonal, 3 anti) is an empty cell."""
+    r, c = last // cols + (0 if d == 0 else 1), last % cols + (1 if d == 0 or d == 2 else (0 if d == 1 else -1))
+    return 0 <= r < rows and 0 <= c < cols and board[r * cols + c] == 0
+
+
+@njit(**JIT)
+def _windows_pass(board, code, rows, cols, k, gravity, me, windows, counts, threat, forks):  # type: ignore[no-untyped-def]
+    """Add the window, squares and open counts of every k-window; mark threat cells and fork directions.
+
+    board : int8[cells]; code : int8[cells], the board with 3 on empty cells not playable now (free boards: the
+    board itself); windows : int32[n_windows, k] (``_lines.window_table``);
     counts : int64[N_FEATURES] (added to); threat : uint8[cells], bit ``stone - 1`` set on each stone's
     threat cells; forks : uint8[cells], bit ``d + 4 * (stone - 1)`` if a k-2 window of ``stone`` along
     direction d (0 row, 1 column, 2 diagonal, 3 anti-diagonal) covers the cell.
     """
     squares = 0
     for w in range(windows.shape[0]):
-        a, b, blocked = 0, 0, 0
+        # Branch-free: one 4-bit counter per code (playable empty, stone 1, stone 2, waiting empty), k <= 7.
+        acc = 0
         for i in range(k):
-            cell = windows[w, i]
-            v = board[cell]
-            if v == 1:
-                a += 1
-            elif v == 2:
-                b += 1
-            elif not playable[cell]:
-                blocked += 1
+            acc += 1 << (code[windows[w, i]] << 2)
+        a, b, blocked = (acc >> 4) & 15, (acc >> 8) & 15, acc >> 12
         squares += a - b  # stones x windows through them = windows x stones in them
         if (a == 0) == (b == 0):
             continue  # empty, or holding both colours: nobody's window
@@ -223,17 +232,23 @@ def _windows_pass(board, playable, cols, k, me, windows, counts, threat, forks):
         counts[W1_NOW + 2 * (m - 1) + (1 if blocked else 0)] += 1 if p == me else -1
         if k - own > 2:
             continue
-        bit = 1 << (p - 1)
-        if k - own == 2:
-            w0, w1 = windows[w, 0], windows[w, 1]  # two consecutive cells tell the direction
-            step = w1 - w0
-            if w0 // cols == w1 // cols:
-                d = 0
-            elif step == cols:
-                d = 1
+        w0, w1 = windows[w, 0], windows[w, 1]  # two consecutive cells tell the direction
+        step = w1 - w0
+        if w0 // cols == w1 // cols:
+            d = 0
+        elif step == cols:
+            d = 1
+        else:
+            d = 2 if step == cols + 1 else 3
+        if not gravity and board[w0] == 0 and _after_is_empty(board, rows, cols, windows[w, k - 1], d):
+            # An open run: this window's first cell, the next cell past its end empty, k - 1 inner cells.
+            if own == k - 1:
+                counts[OPEN_K1] += 1 if p == me else -1
+            elif p == me:
+                counts[OPEN_K2_MOVER] += 1
             else:
-                d = 2 if step == cols + 1 else 3
-            bit = 1 << (d + 4 * (p - 1))
+                counts[OPEN_K2_WAITING] -= 1
+        bit = 1 << (p - 1) if k - own == 1 else 1 << (d + 4 * (p - 1))
         for i in range(k):
             cell = windows[w, i]
             if board[cell] == 0:
@@ -242,39 +257,6 @@ def _windows_pass(board, playable, cols, k, me, windows, counts, threat, forks):
                 else:
                     forks[cell] |= bit
     counts[SQUARES] += squares if me == 1 else -squares
-
-
-@njit(**JIT)
-def _open_pass(board, rows, cols, k, me, counts):  # type: ignore[no-untyped-def]
-    """Free boards: add the open k-1 and k-2 counts, from every (k+1)-run with empty ends and no opponent inside."""
-    n = k + 1
-    for r in range(rows):
-        for c in range(cols):
-            for d in range(4):
-                dr = 0 if d == 0 else 1
-                dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-                if not (r + (n - 1) * dr < rows and 0 <= c + (n - 1) * dc < cols):
-                    continue
-                base, step = r * cols + c, dr * cols + dc
-                if board[base] != 0 or board[base + (n - 1) * step] != 0:
-                    continue
-                a, b = 0, 0
-                for i in range(1, n - 1):
-                    v = board[base + i * step]
-                    if v == 1:
-                        a += 1
-                    elif v == 2:
-                        b += 1
-                if (a == 0) == (b == 0):
-                    continue
-                p, own = (1, a) if b == 0 else (2, b)
-                if own == k - 1:
-                    counts[OPEN_K1] += 1 if p == me else -1
-                elif own == k - 2:
-                    if p == me:
-                        counts[OPEN_K2_MOVER] += 1
-                    else:
-                        counts[OPEN_K2_WAITING] -= 1
 
 
 @njit(**JIT)
@@ -288,9 +270,9 @@ def _column_threats(threat, rows, cols, r, c, bit, below):  # type: ignore[no-un
 
 
 @njit(**JIT)
-def _cells_pass(board, playable, rows, cols, gravity, me, counts, threat, forks):  # type: ignore[no-untyped-def]
+def _cells_pass(board, rows, cols, gravity, me, counts, threat, forks):  # type: ignore[no-untyped-def]
     """Add the per-cell counts: centre groups, threats (playable, multiple, parity, stacked, under), fork cells."""
-    n_threats = np.zeros(3, dtype=np.int64)
+    n_threats_1, n_threats_2 = 0, 0
     for r in range(rows):
         for c in range(cols):
             cell = r * cols + c
@@ -306,21 +288,24 @@ def _cells_pass(board, playable, rows, cols, gravity, me, counts, threat, forks)
                 bit = 1 << (p - 1)
                 if not threat[cell] & bit:
                     continue
-                n_threats[p] += 1
-                if playable[cell]:
+                if p == 1:
+                    n_threats_1 += 1
+                else:
+                    n_threats_2 += 1
+                playable = not gravity or _is_playable(board, rows * cols, cols, cell)
+                if playable:
                     counts[THREAT_MOVER if p == me else THREAT_WAITING] += sign
                 if not gravity:
                     continue
                 other = 1 << (2 - p)
-                if not playable[cell] and not _column_threats(threat, rows, cols, r, c, other, True):
+                if not playable and not _column_threats(threat, rows, cols, r, c, other, True):
                     counts[ODD_FIRST + 2 * (p - 1) + (1 if (rows - r) % 2 == 0 else 0)] += sign
                 if r + 1 < rows and threat[cell + cols] & bit:
                     counts[STACKED] += sign
                 if _column_threats(threat, rows, cols, r, c, other, False):
                     counts[UNDER] += sign
-    for p in range(1, 3):
-        if n_threats[p] >= 2:
-            counts[MULTI] += 1 if p == me else -1
+    multi = (1 if n_threats_1 >= 2 else 0) - (1 if n_threats_2 >= 2 else 0)  # stone 1's minus stone 2's
+    counts[MULTI] += multi if me == 1 else -multi
 
 
 @njit(**JIT)
@@ -332,16 +317,18 @@ def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # 
     """
     assert me == 1 or me == 2
     n = rows * cols
-    playable = np.zeros(n, dtype=np.bool_)
-    for cell in range(n):
-        playable[cell] = board[cell] == 0 and (not gravity or cell + cols >= n or board[cell + cols] != 0)
     counts = np.zeros(N_FEATURES, dtype=np.int64)
     threat = np.zeros(n, dtype=np.uint8)
     forks = np.zeros(n, dtype=np.uint8)
-    _windows_pass(board, playable, cols, k, me, windows, counts, threat, forks)
-    if not gravity:
-        _open_pass(board, rows, cols, k, me, counts)
-    _cells_pass(board, playable, rows, cols, gravity, me, counts, threat, forks)
+    if gravity:
+        code = board.copy()
+        for cell in range(n):
+            if board[cell] == 0 and not _is_playable(board, n, cols, cell):
+                code[cell] = 3
+        _windows_pass(board, code, rows, cols, k, gravity, me, windows, counts, threat, forks)
+    else:  # every empty cell is playable
+        _windows_pass(board, board, rows, cols, k, gravity, me, windows, counts, threat, forks)
+    _cells_pass(board, rows, cols, gravity, me, counts, threat, forks)
     counts[TEMPO] = 1
     return _weighted_sum(weights, counts)
 
