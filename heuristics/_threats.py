@@ -101,12 +101,12 @@ from heuristics.spec import HeuristicSpec, WeightSpec, any_game
 NAME = "threats"
 
 _W = (
-    ("w1_now", 0.0, 0.0, 200.0, "a window k-1 own stones full, its empty cell playable now"),
-    ("w1_later", 0.0, 0.0, 200.0, "a window k-1 own stones full, its empty cell not playable yet"),
-    ("w2_now", 20.0, 0.0, 200.0, "a window k-2 own stones full, opponent-free, its empty cells playable now"),
-    ("w2_later", 10.0, 0.0, 200.0, "a window k-2 own stones full, opponent-free, some empty cell not playable yet"),
-    ("w3_now", 4.0, 0.0, 100.0, "a window k-3 own stones full, opponent-free, empty cells playable now"),
-    ("w3_later", 2.0, 0.0, 100.0, "a window k-3 own stones full, opponent-free, some empty cell not playable yet"),
+    ("w1_now", 0.0, 0.0, 200.0, "an opponent-free window holding k-1 own stones, its empty cell playable now"),
+    ("w1_later", 0.0, 0.0, 200.0, "an opponent-free window holding k-1 own stones, its empty cell not playable yet"),
+    ("w2_now", 20.0, 0.0, 200.0, "an opponent-free window holding k-2 own stones, its empty cells playable now"),
+    ("w2_later", 10.0, 0.0, 200.0, "an opponent-free window holding k-2 own stones, some empty cell not playable yet"),
+    ("w3_now", 4.0, 0.0, 100.0, "an opponent-free window holding k-3 own stones, its empty cells playable now"),
+    ("w3_later", 2.0, 0.0, 100.0, "an opponent-free window holding k-3 own stones, some empty cell not playable yet"),
     ("w4_now", 1.0, 0.0, 50.0, "k >= 5: a window with 1..k-4 own stones, opponent-free, empty cells playable now"),
     ("w4_later", 0.5, 0.0, 50.0, "k >= 5: a window with 1..k-4 own stones, opponent-free, not all playable"),
     ("threat_now_mover", 1000.0, 0.0, 10_000.0, "threat cells of the side to move playable now (a win next move)"),
