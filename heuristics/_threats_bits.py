@@ -111,6 +111,8 @@ def _smear(x: np.uint64, board: np.uint64, rows: int, up: bool) -> np.uint64:
     sentinel (or leaves the word) and is dropped, so nothing reaches the next column.
     """
     out = _ZERO
+    if x == _ZERO:
+        return out
     for _ in range(rows - 1):
         x = ((x << _ONE) if up else (x >> _ONE)) & board
         out |= x
@@ -216,6 +218,8 @@ def _cells(own: np.uint64, consts):  # type: ignore[no-untyped-def]
 @njit(**JIT_INLINE)
 def _threat_counts(mine: np.uint64, theirs: np.uint64, playable: np.uint64, consts, rows: int):  # type: ignore[no-untyped-def]
     """``(playable, multi, odd, even, stacked, under)`` of the threat squares ``mine`` against ``theirs``."""
+    if mine == _ZERO:  # the common case before the endgame: skip the smears
+        return 0, 0, 0, 0, 0, 0
     board = consts[C_BOARD]
     live = mine & ~playable & ~_smear(theirs, board, rows, True)  # none of theirs lower in the column
     return (_count(mine & playable), 1 if mine & (mine - _ONE) != _ZERO else 0, _count(live & consts[C_ODD]),
