@@ -53,6 +53,14 @@ class WeightSpec:
             raise ValueError(f"weight {self.name!r}: default and bounds must be finite")
 
 
+def same_weights(weights: dict[str, float]) -> dict[str, float]:
+    """The default ``HeuristicSpec.colour_dual``: a colour swap needs no change of weights.
+
+    A module-level function, not a lambda, so specs (and the agents holding them) pickle.
+    """
+    return dict(weights)
+
+
 @dataclass(frozen=True)
 class HeuristicSpec:
     """A registered evaluator: name, source, weights, and which games it refuses."""
@@ -64,7 +72,7 @@ class HeuristicSpec:
     weights: tuple[WeightSpec, ...]
     refuse: Callable[[KInARow], Optional[str]]
     """Returns why ``game`` is not covered, or None if it is."""
-    colour_dual: Callable[[dict[str, float]], dict[str, float]] = lambda weights: dict(weights)
+    colour_dual: Callable[[dict[str, float]], dict[str, float]] = same_weights
     """Weights ``w'`` with ``_evaluate(colour-swapped board, me, w) == -_evaluate(board, me, w')``.
 
     The identity unless features tell the side to move from the other side or

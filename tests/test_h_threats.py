@@ -3,6 +3,8 @@ the bitboard kernel to the bit, the colour dual, ``_order``, and search with it.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -226,3 +228,11 @@ def test_forced_results_at_the_shortest_distance(moves: str, plies: int) -> None
     h = Evaluator("threats", CONNECT4)
     result = search(CONNECT4.position(moves), h, depth=6)
     assert plies_to_end(result.score) == plies and (result.score > 0) == (plies % 2 == 1)
+
+
+def test_the_evaluator_pickles_with_its_colour_dual() -> None:
+    """Agents and envs are pickled (worker pools, env copies): the spec's colour_dual must be a named function."""
+    h = Evaluator("threats", CONNECT4)
+    clone = pickle.loads(pickle.dumps(h))
+    pos = CONNECT4.position("4453")
+    assert clone.evaluate(pos) == h.evaluate(pos) and clone.spec.colour_dual is colour_dual
