@@ -21,10 +21,12 @@ from heuristics._patterns import _evaluate as _eval_patterns
 from heuristics._patterns import _order as _order_patterns
 from heuristics._square_values import _evaluate as _eval_square_values
 from heuristics._square_values import _order as _order_square_values
+from heuristics._threats import _evaluate as _eval_threats
+from heuristics._threats import _order as _order_threats
 from heuristics._windows import _evaluate as _eval_windows
 from heuristics._windows import _order as _order_windows
 
-DISPATCH_ORDER = ("c4_features", "square_values", "patterns", "windows", "mics")
+DISPATCH_ORDER = ("c4_features", "square_values", "patterns", "windows", "mics", "threats")
 
 
 @njit(**JIT)
@@ -38,7 +40,9 @@ def _evaluate(hid, board, heights, rows, cols, k, gravity, me, weights, windows)
         return _eval_patterns(board, heights, rows, cols, k, gravity, me, weights, windows)
     if hid == 3:
         return _eval_windows(board, heights, rows, cols, k, gravity, me, weights, windows)
-    return _eval_mics(board, heights, rows, cols, k, gravity, me, weights, windows)
+    if hid == 4:
+        return _eval_mics(board, heights, rows, cols, k, gravity, me, weights, windows)
+    return _eval_threats(board, heights, rows, cols, k, gravity, me, weights, windows)
 
 
 @njit(**JIT)
@@ -52,7 +56,9 @@ def _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, ce
         return _order_patterns(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
     if hid == 3:
         return _order_windows(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
-    return _order_mics(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    if hid == 4:
+        return _order_mics(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    return _order_threats(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
 
 
 @njit(**JIT)

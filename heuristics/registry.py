@@ -8,11 +8,11 @@ which the numba dispatcher (:mod:`heuristics._dispatch`) switches on.
 
 from __future__ import annotations
 
-from heuristics import _c4_features, _mics, _patterns, _square_values, _windows
+from heuristics import _c4_features, _mics, _patterns, _square_values, _threats, _windows
 from heuristics.errors import UnknownHeuristicError
 from heuristics.spec import HeuristicSpec
 
-_MODULES = (_c4_features, _square_values, _patterns, _windows, _mics)
+_MODULES = (_c4_features, _square_values, _patterns, _windows, _mics, _threats)
 
 HEURISTICS: dict[str, HeuristicSpec] = {module.SPEC.name: module.SPEC for module in _MODULES}
 """Every registered evaluator by name, in kernel-id order."""

@@ -19,8 +19,10 @@ cell : an empty, playable cell; ``_order`` scores putting ``me``'s stone there
 
 Contract shared by all evaluators (the property tests check it for each one):
 ``_evaluate`` is antisymmetric in colour (swap all stones, keep ``me``: the score
-negates) and symmetric under a left-right mirror; it does not detect the end of
-the game (the search scores wins and draws itself).
+negates, with the weights mapped by ``SPEC.colour_dual``, the identity for every
+evaluator whose features ignore who moves and who moved first) and symmetric
+under a left-right mirror; it does not detect the end of the game (the search
+scores wins and draws itself).
 """
 
 from __future__ import annotations
@@ -51,6 +53,14 @@ class WeightSpec:
             raise ValueError(f"weight {self.name!r}: default and bounds must be finite")
 
 
+def same_weights(weights: dict[str, float]) -> dict[str, float]:
+    """The default ``HeuristicSpec.colour_dual``: a colour swap needs no change of weights.
+
+    A module-level function, not a lambda, so specs (and the agents holding them) pickle.
+    """
+    return dict(weights)
+
+
 @dataclass(frozen=True)
 class HeuristicSpec:
     """A registered evaluator: name, source, weights, and which games it refuses."""
@@ -62,6 +72,11 @@ class HeuristicSpec:
     weights: tuple[WeightSpec, ...]
     refuse: Callable[[KInARow], Optional[str]]
     """Returns why ``game`` is not covered, or None if it is."""
+    colour_dual: Callable[[dict[str, float]], dict[str, float]] = same_weights
+    """Weights ``w'`` with ``_evaluate(colour-swapped board, me, w) == -_evaluate(board, me, w')``.
+
+    The identity unless features tell the side to move from the other side or
+    stone 1 from stone 2 (``threats``' tempo and parity terms)."""
 
     @property
     def weight_names(self) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ On a fixed, versioned set of Connect-4 6x7 positions (``POSITIONS``, set
 forced win for either side within 8 plies, which the script checks first):
 
 1. ``search(position, Evaluator(h, CONNECT4), depth=d)`` for ``h`` in
-   ``square_values`` (cheap) and ``c4_features`` (the paper's H1): wall time
+   ``square_values`` (cheap), ``c4_features`` (the paper's H1) and
+   ``threats`` (27 tunable features, word-parallel): wall time
    to reach depth ``d`` (iterative deepening 1..d, every iteration counted),
    nodes and nodes/s, the median of ``--repeats`` runs, each with an empty
    transposition table (``search``'s own, emptied per call).  On Connect-4
@@ -57,7 +58,7 @@ POSITIONS_VERSION = "c4-search-v1"
 POSITIONS: tuple[str, ...] = ("", "4", "44", "43", "4453", "44355", "4453324", "43443554")
 """Connect-4 6x7 move strings (1-based columns, x first); none has a forced win within ``NO_WIN_DEPTH`` plies."""
 NO_WIN_DEPTH = 8
-HEURISTICS: tuple[str, ...] = ("square_values", "c4_features")
+HEURISTICS: tuple[str, ...] = ("square_values", "c4_features", "threats")
 PLIES = 42
 """A Connect-4 6x7 game lasts at most 42 plies: no search depth beyond means anything."""
 DEPTH = int_range(1, PLIES)

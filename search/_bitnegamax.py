@@ -34,8 +34,8 @@ bitboards buy over the array kernel:
   is never a collision.
 * **Leaves without a board scan** where the heuristic allows: ``square_values``
   is a sum of per-square values, kept incrementally (own minus opponent's,
-  from the side to move); ``c4_features`` runs word-parallel
-  (``heuristics._c4_bits``).  Any other heuristic reads the array board, kept
+  from the side to move); ``c4_features`` and ``threats`` run word-parallel
+  (``heuristics._c4_bits``, ``heuristics._threats_bits``).  Any other heuristic reads the array board, kept
   in step with the bitboards (``ST_ARRAY``).  The values are those of the
   array evaluators, to the bit.
 * **Depth-1 nodes evaluate their children in place** (each still counts as a
@@ -64,8 +64,9 @@ current, mask : uint64, the root position; sv : its square-value sum, own
     on the board; depth : >= 1
 state : int64[N_STATE], parameters and statistics (``ST_*``), then the
     square value of every bit (``ST_SQUARE_VALUES + bit``)
-consts : uint64[_c4_bits.N_CONSTS] (bottom row, all squares, F4 column groups)
-weights : float64[n_weights], weights12 : float64[12] (weights padded with zeros),
+consts : uint64[N_BIT_CONSTS]: bottom row, all squares, then the evaluator's masks
+    (``_c4_bits.constants`` padded with zeros, or ``_threats_bits.constants``)
+weights : float64[n_weights], weights_pad : float64[N_BIT_WEIGHTS] (weights padded with zeros),
     windows : int32[n_windows, k] (heuristics.spec)
 board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``ST_ARRAY``
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
@@ -88,13 +89,14 @@ from numba import njit
 from games._jit import JIT
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
+from heuristics._threats_bits import _evaluate_bits as _threats_bits
 from search._bitops import _clip, _column, _count_node, _first_column, _time_mask, _tt_slot, _winning_squares
 from search._negamax import _BLOCK_BONUS, _KILLER_BONUS, _ORDER_LIMIT, _TT_BONUS, EXACT, LOWER, UPPER, _from_tt, _now, _to_tt
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
 # state indices
 (ST_ROWS, ST_COLS, ST_K, ST_HID, ST_BRANCHING, ST_NODE_LIMIT, ST_USE_TT, ST_ORDERING, ST_CHECK_TIME, ST_TIME_MASK,
- ST_ARRAY, ST_C4_BITS, ST_NODES, ST_ABORTED, ST_ORDER_DEPTH, ST_TT_GENERATION) = range(16)  # fmt: skip
+ ST_ARRAY, ST_BIT_EVAL, ST_NODES, ST_ABORTED, ST_ORDER_DEPTH, ST_TT_GENERATION) = range(16)  # fmt: skip
 ST_SQUARE_VALUES = 16
 N_STATE = ST_SQUARE_VALUES + 64
 # per-ply slots of ``work``, after the 2 * cols move and history entries
@@ -103,7 +105,11 @@ N_SLOTS = K_PV
 # columns of ``bounds``
 B_ALPHA, B_BETA, B_ALPHA_ENTRY, B_BEST = range(4)
 # heuristic kernel ids with a bitboard leaf (heuristics._dispatch.DISPATCH_ORDER)
-HID_C4_FEATURES, HID_SQUARE_VALUES = 0, 1
+HID_C4_FEATURES, HID_SQUARE_VALUES, HID_THREATS = 0, 1, 5
+N_BIT_CONSTS = 12
+"""Length of ``consts`` (``_threats_bits.N_CONSTS``, the longest)."""
+N_BIT_WEIGHTS = 27
+"""Length of ``weights_pad`` (``_threats.N_FEATURES``, the most weights of a bitboard evaluator)."""
 # walk phases
 _ENTER, _NEXT, _RETURN, _UPDATE = range(4)
 
@@ -111,7 +117,7 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-def order_from_depth(hid: int, c4_bits: bool) -> int:
+def order_from_depth(hid: int, bit_eval: bool) -> int:
     """The smallest node depth at which the heuristic's ordering score is used (``ST_ORDER_DEPTH``).
 
     ``square_values``: every depth (a table lookup, and at depth 1 it puts
@@ -120,12 +126,12 @@ def order_from_depth(hid: int, c4_bits: bool) -> int:
     (depth 8, all eight) it saves few nodes for many evaluations: ordered at
     every interior node, 139,761 nodes and 451,718 evaluations; from depth 2
     (the array kernel's rule) 151,874 and 242,407; from depth 5 163,662 and
-    105,894; never 162,156 and 96,143.  Others: from depth 2, as the array
-    kernel.
+    105,894; never 162,156 and 96,143.  ``threats`` on bitboards: 5 and up,
+    c4_features' rule taken over unmeasured (its evaluation costs about as much).  Others: from depth 2, as the array kernel.
     """
     if hid == HID_SQUARE_VALUES:
         return 1
-    return 5 if hid == HID_C4_FEATURES and c4_bits else 2
+    return 5 if bit_eval else 2
 
 
 def work_shape(max_ply: int, cols: int) -> tuple[int, int]:
@@ -134,7 +140,7 @@ def work_shape(max_ply: int, cols: int) -> tuple[int, int]:
 
 
 @njit(**JIT)
-def _search(current, mask, sv, stones, depth, state, consts, weights, weights12, windows, board, heights,  # type: ignore[no-untyped-def]
+def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pad, windows, board, heights,  # type: ignore[no-untyped-def]
             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds, deadline):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the root, full window (``_negamax._negamax``'s contract).
 
@@ -151,13 +157,21 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
     cells = rows * cols
     q = state[ST_BRANCHING]
     use_tt, ordering, track_array = state[ST_USE_TT] != 0, state[ST_ORDERING] != 0, state[ST_ARRAY] != 0
-    c4_bits = hid == HID_C4_FEATURES and state[ST_C4_BITS] != 0
+    c4_bits = hid == HID_C4_FEATURES and state[ST_BIT_EVAL] != 0
+    threat_bits = hid == HID_THREATS and state[ST_BIT_EVAL] != 0
     node_limit, check_time, time_mask = state[ST_NODE_LIMIT], state[ST_CHECK_TIME] != 0, state[ST_TIME_MASK]
     nodes = state[ST_NODES]
     bottom, full = consts[C_BOTTOM], consts[C_BOARD]
     const6 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5])
-    w12 = (weights12[0], weights12[1], weights12[2], weights12[3], weights12[4], weights12[5], weights12[6],
-           weights12[7], weights12[8], weights12[9], weights12[10], weights12[11])  # fmt: skip
+    const12 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], consts[6], consts[7], consts[8],
+               consts[9], consts[10], consts[11])  # fmt: skip
+    w12 = (weights_pad[0], weights_pad[1], weights_pad[2], weights_pad[3], weights_pad[4], weights_pad[5],
+           weights_pad[6], weights_pad[7], weights_pad[8], weights_pad[9], weights_pad[10], weights_pad[11])  # fmt: skip
+    w27 = (weights_pad[0], weights_pad[1], weights_pad[2], weights_pad[3], weights_pad[4], weights_pad[5],
+           weights_pad[6], weights_pad[7], weights_pad[8], weights_pad[9], weights_pad[10], weights_pad[11],
+           weights_pad[12], weights_pad[13], weights_pad[14], weights_pad[15], weights_pad[16], weights_pad[17],
+           weights_pad[18], weights_pad[19], weights_pad[20], weights_pad[21], weights_pad[22], weights_pad[23],
+           weights_pad[24], weights_pad[25], weights_pad[26])  # fmt: skip
     size, generation = tt_keys.shape[0], state[ST_TT_GENERATION]
     max_ply = work.shape[0] - 2
     at = 2 * cols  # the per-ply slots
@@ -237,6 +251,8 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                             key_score = weights[0] * state[ST_SQUARE_VALUES + _count(square - _ONE)]
                         elif c4_bits:  # the change of the evaluation, as c4_features' _order
                             key_score = _evaluate_bits(cur | square, msk | square, rows, const6, w12) - before
+                        elif threat_bits:  # the child's value for us (the evaluation is the mover's)
+                            key_score = -_threats_bits(cur ^ msk, msk | square, rows, k, const12, w27)
                         else:
                             cell = (rows - 1 - _count(msk & _column(rows, col))) * cols + col
                             key_score = _order(hid, board, heights, rows, cols, k, True, me, weights, windows, cell)
@@ -323,6 +339,8 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
                 score = -_clip(weights[0] * child_sv, HEURISTIC_LIMIT)
             elif c4_bits:
                 score = -_clip(_evaluate_bits(opponent, child_mask, rows, const6, w12), HEURISTIC_LIMIT)
+            elif threat_bits:
+                score = -_clip(_threats_bits(opponent, child_mask, rows, k, const12, w27), HEURISTIC_LIMIT)
             else:
                 value = _evaluate(hid, board, heights, rows, cols, k, True, 1 + ((stones + ply + 1) & 1), weights, windows)
                 score = -_clip(value, HEURISTIC_LIMIT)
@@ -372,7 +390,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights12,
 
 @njit(**JIT)
 def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, state, consts, weights,  # type: ignore[no-untyped-def]
-             weights12, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
+             weights_pad, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
              keys, bounds, pv_out):  # fmt: skip
     """Iterative deepening to ``max_depth`` with the budgets of ``engine.search``, in one call.
 
@@ -402,7 +420,7 @@ def _iterate(current, mask, stones, max_depth, node_budget, timed, started, dead
         state[ST_NODE_LIMIT] = 0 if first else node_budget
         state[ST_CHECK_TIME] = 0 if first or not timed else 1
         state[ST_TIME_MASK] = 0 if first else _time_mask(state[ST_NODES], seconds)
-        score = _search(current, mask, sv, stones, depth, state, consts, weights, weights12, windows, board, heights,
+        score = _search(current, mask, sv, stones, depth, state, consts, weights, weights_pad, windows, board, heights,
                         tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds,
                         deadline)  # fmt: skip
         if state[ST_ABORTED]:

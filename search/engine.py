@@ -50,6 +50,8 @@ from heuristics import Evaluator
 from heuristics._c4_bits import constants as c4_constants
 from heuristics._c4_bits import fits as c4_fits
 from heuristics._square_values import square_value_table
+from heuristics._threats_bits import constants as threats_constants
+from heuristics._threats_bits import fits as threats_fit
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.protocol import WIN_SCORE, is_win_score
@@ -106,11 +108,12 @@ class _BitBuffers:
         self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
         hid = evaluator.kernel_id
         self.state = _bit_state(rows, cols, game.k, hid).copy()
-        self.weights12 = np.zeros(12, dtype=np.float64)
-        self.weights12[: min(12, evaluator.weight_array.size)] = evaluator.weight_array[:12]
+        self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
+        n = min(bn.N_BIT_WEIGHTS, evaluator.weight_array.size)
+        self.weights_pad[:n] = evaluator.weight_array[:n]
         current, mask = _from_board(position._board, rows, cols, position.ply)
         self.current, self.mask = np.uint64(current), np.uint64(mask)  # numba returns ints; the kernel wants uint64
-        self.consts = c4_constants(rows, cols)
+        self.consts = _bit_consts(rows, cols, game.k, hid)
         self.board, self.heights = position._board.copy(), position._heights.copy()
 
 
@@ -118,15 +121,35 @@ class _BitBuffers:
 def _bit_state(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
     """The bitboard kernel's state array for a board and heuristic, budgets and statistics zero (copy it)."""
     state = np.zeros(bn.N_STATE, dtype=np.int64)
-    c4_bits = hid == bn.HID_C4_FEATURES and c4_fits(rows, cols)
+    bit_eval = _bit_eval(rows, cols, k, hid)
     state[bn.ST_ROWS], state[bn.ST_COLS], state[bn.ST_K], state[bn.ST_HID] = rows, cols, k, hid
-    state[bn.ST_C4_BITS] = int(c4_bits)
-    state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not c4_bits)
-    state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, c4_bits)
+    state[bn.ST_BIT_EVAL] = int(bit_eval)
+    state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not bit_eval)
+    state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, bit_eval)
     if hid == bn.HID_SQUARE_VALUES:
         state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = _square_values_by_bit(rows, cols, k)
     state.setflags(write=False)
     return state
+
+
+def _bit_eval(rows: int, cols: int, k: int, hid: int) -> bool:
+    """True if heuristic ``hid`` evaluates on the bitboards themselves (no array board kept in step)."""
+    if hid == bn.HID_C4_FEATURES:
+        return c4_fits(rows, cols)
+    return hid == bn.HID_THREATS and threats_fit(rows, cols, k)
+
+
+@lru_cache(maxsize=64)
+def _bit_consts(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
+    """The kernel's ``consts``: bottom row and all squares first, then the bitboard evaluator's masks, zero-padded."""
+    consts = np.zeros(bn.N_BIT_CONSTS, dtype=np.uint64)
+    if hid == bn.HID_THREATS and threats_fit(rows, cols, k):
+        masks = threats_constants(rows, cols, k)
+    else:
+        masks = c4_constants(rows, cols)
+    consts[: masks.size] = masks
+    consts.setflags(write=False)
+    return consts
 
 
 @lru_cache(maxsize=64)
@@ -328,7 +351,7 @@ def _bit_search(position: Position, evaluator: Evaluator, max_depth: int, nodes:
     pv = np.zeros(b.work.shape[0], dtype=np.int64)
     depth, score = bn._iterate(
         b.current, b.mask, position.ply, max_depth, nodes or 0, timed, started, deadline, state, b.consts,
-        evaluator.weight_array, b.weights12, evaluator.windows, b.board, b.heights, table.keys, table.scores,
+        evaluator.weight_array, b.weights_pad, evaluator.windows, b.board, b.heights, table.keys, table.scores,
         table.depths, table.flags, table.moves, table.stamps, b.work, b.frames, b.keys, b.bounds, pv,
     )  # fmt: skip
     line = tuple(int(m) for m in pv[1 : 1 + pv[0]])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -26,13 +28,14 @@ def mirrored(pos: Position) -> Position:
     return game.position([(m // game.cols) * game.cols + game.cols - 1 - m % game.cols for m in pos.moves])
 
 
-def evaluate_raw(h: Evaluator, board: np.ndarray, heights: np.ndarray, me: int) -> float:
+def evaluate_raw(h: Evaluator, board: np.ndarray, heights: np.ndarray, me: int, weights: Optional[np.ndarray] = None) -> float:
     g = h.game
-    return float(_evaluate(h.kernel_id, board, heights, g.rows, g.cols, g.k, g.gravity, me, h.weight_array, h.windows))
+    w = h.weight_array if weights is None else weights
+    return float(_evaluate(h.kernel_id, board, heights, g.rows, g.cols, g.k, g.gravity, me, w, h.windows))
 
 
 def test_every_evaluator_is_registered_and_dispatched_in_order() -> None:
-    assert NAMES == DISPATCH_ORDER == ("c4_features", "square_values", "patterns", "windows", "mics")
+    assert NAMES == DISPATCH_ORDER == ("c4_features", "square_values", "patterns", "windows", "mics", "threats")
     with pytest.raises(UnknownHeuristicError, match="unknown heuristic 'h9': choose one of c4_features, square_values"):
         get_spec("h9")
 
@@ -40,7 +43,7 @@ def test_every_evaluator_is_registered_and_dispatched_in_order() -> None:
 def test_every_evaluator_covers_connect4_and_the_mnk_boards_it_claims() -> None:
     covered = {name: [g for n, g in CASES if n == name] for name in NAMES}
     assert all(Connect4() in games for games in covered.values())
-    for name in ("square_values", "windows", "mics"):
+    for name in ("square_values", "windows", "mics", "threats"):
         assert MNK(15, 15, 5) in covered[name] and Connect4(6, 7, 5) in covered[name]
 
 
@@ -54,7 +57,10 @@ def test_mirror_symmetry_and_colour_antisymmetry(name: str, game: KInARow, seed:
     assert h.evaluate(mirrored(pos)) == pytest.approx(score, rel=1e-9, abs=1e-9)
     swapped = np.where(pos._board == 0, 0, 3 - pos._board).astype(np.int8)
     me = 1 + pos.to_move
-    assert evaluate_raw(h, swapped, pos._heights, me) == pytest.approx(-score, rel=1e-9, abs=1e-9)
+    spec = get_spec(name)
+    dual = spec.colour_dual(dict(zip(spec.weight_names, h.weight_array.tolist())))
+    dual_score = evaluate_raw(h, pos._board, pos._heights, me, np.array([dual[n] for n in spec.weight_names]))
+    assert evaluate_raw(h, swapped, pos._heights, me) == pytest.approx(-dual_score, rel=1e-9, abs=1e-9)
     scores, mirror_scores = h.move_scores(pos), h.move_scores(mirrored(pos))
     if game.gravity:
         assert np.allclose(scores, mirror_scores[::-1], rtol=1e-9, equal_nan=False)
