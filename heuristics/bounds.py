@@ -95,9 +95,17 @@ def _mics(game: KInARow, w: Mapping[str, float]) -> float:
     return game.n_cells * 2 * cell * max(1.0, abs(w["unplayable_mult"]))  # own minus opponent, per empty cell
 
 
+def _threats(game: KInARow, w: Mapping[str, float]) -> float:
+    # Every term is a count, own minus opponent: window classes count windows (<= n_windows), "squares" counts
+    # stones x windows through them (<= k x n_windows), threat, fork, parity and centre terms count cells
+    # (<= n_cells), open runs count runs per cell and direction (<= 4 x n_cells), tempo is one.  So k x n_windows
+    # + 4 x n_cells bounds any single count, per player.
+    return 2 * (game.k * n_windows(game) + 4 * game.n_cells) * sum(abs(v) for v in w.values())
+
+
 _BOUNDS: dict[str, _Bound] = {
     "c4_features": _c4_features, "square_values": _square_values, "patterns": _patterns, "windows": _windows,
-    "mics": _mics,
+    "mics": _mics, "threats": _threats,
 }  # fmt: skip
 
 
