@@ -95,8 +95,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games import KInARow
 from games._jit import JIT, JIT_INLINE
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5
 
 NAME = "threats"
 
@@ -129,6 +130,18 @@ _W = (
     ("centre_3", 0.0, 0.0, 50.0, "stones three or more columns (rings) from the centre"),
     ("tempo", 2.0, -100.0, 100.0, "a constant for the side to move"),
 )
+def _gravity_and_k_at_least_5(game: KInARow) -> bool:
+    return game.gravity and game.k >= 5
+
+
+_APPLIES = {
+    "w4_now": k_at_least_5, "w4_later": _gravity_and_k_at_least_5,
+    # free boards: every empty cell is playable, so every window is "now"
+    "w1_later": gravity_only, "w2_later": gravity_only, "w3_later": gravity_only,
+    "open_k1": free_only, "open_k2_mover": free_only, "open_k2_waiting": free_only,
+    **{name: gravity_only for name in ("odd_first", "even_first", "odd_second", "even_second", "stacked", "under_opponent")},
+}  # fmt: skip
+"""Weights that cannot change an evaluation on some boards (a tuner leaves them out there)."""
 N_FEATURES = len(_W)
 assert N_FEATURES % 3 == 0  # _weighted_sum adds three partial sums
 
@@ -161,7 +174,7 @@ SPEC = HeuristicSpec(
     name=NAME,
     summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
     source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
-    weights=tuple(WeightSpec(n, d, lo, hi, doc=doc) for n, d, lo, hi, doc in _W),
+    weights=tuple(WeightSpec(n, d, lo, hi, doc=doc, applies=_APPLIES.get(n, every_game)) for n, d, lo, hi, doc in _W),
     refuse=any_game,
     colour_dual=colour_dual,
 )

@@ -34,6 +34,11 @@ from typing import Callable, Optional
 from games import KInARow
 
 
+def every_game(game: KInARow) -> bool:
+    """The default ``WeightSpec.applies``: the weight matters on every board."""
+    return True
+
+
 @dataclass(frozen=True)
 class WeightSpec:
     """One tunable weight: its name, default, and the range a tuner may search."""
@@ -45,12 +50,30 @@ class WeightSpec:
     log: bool = False
     """Search the range on a log scale (needs ``low > 0``)."""
     doc: str = ""
+    applies: Callable[[KInARow], bool] = every_game
+    """Whether the weight can change an evaluation on this game (a gravity-only feature cannot on m,n,k):
+    a tuner leaves the others out of its search space.  A module-level function, so specs pickle."""
 
     def __post_init__(self) -> None:
         if not (self.low <= self.default <= self.high) or (self.log and self.low <= 0):
             raise ValueError(f"weight {self.name!r}: default {self.default} outside [{self.low}, {self.high}] or bad log range")
         if not all(math.isfinite(x) for x in (self.default, self.low, self.high)):
             raise ValueError(f"weight {self.name!r}: default and bounds must be finite")
+
+
+def gravity_only(game: KInARow) -> bool:
+    """``WeightSpec.applies`` of a feature that exists only with gravity (Connect-4's parity terms)."""
+    return game.gravity
+
+
+def free_only(game: KInARow) -> bool:
+    """``WeightSpec.applies`` of a feature that exists only without gravity (gomoku's open runs)."""
+    return not game.gravity
+
+
+def k_at_least_5(game: KInARow) -> bool:
+    """``WeightSpec.applies`` of a feature of windows missing four or more stones."""
+    return game.k >= 5
 
 
 def same_weights(weights: dict[str, float]) -> dict[str, float]:

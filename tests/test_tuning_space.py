@@ -122,3 +122,30 @@ def test_onepercent_in_a_shared_study_proposes_as_one_process_would() -> None:
     alone, shared = run(1), run(2)
     assert shared == alone
     assert len({(p["x"], p["n"]) for p in shared}) > 6  # and it moves
+
+
+@pytest.mark.parametrize("game_name", ["connect4", "gomoku", "tictactoe"])
+def test_weights_that_cannot_change_an_evaluation_on_a_game_are_not_searched(game_name: str) -> None:
+    # the claim behind WeightSpec.applies, checked: a weight left out never changes the evaluation there
+    import numpy as np
+
+    from heuristics import Evaluator
+    from heuristics.defaults import PRESET_GAMES
+
+    game = PRESET_GAMES[game_name]
+    space = SearchSpace.build(game, "threats", tune=("weights",))
+    spec = get_spec("threats")
+    left_out = [w.name for w in spec.weights if w.name not in space.names]
+    assert left_out and all(not w.applies(game) for w in spec.weights if w.name in left_out)
+    rng = np.random.default_rng(5)
+    base = Evaluator("threats", game)
+    for _ in range(150):
+        position = game.position("")
+        for _ in range(int(rng.integers(0, min(game.n_cells - 1, 30)))):
+            if position.is_terminal():
+                break
+            position.play(int(rng.choice(position.legal_moves())))
+        if position.is_terminal():
+            continue
+        changed = Evaluator("threats", game, {name: spec.defaults[name] * 3 + 7 for name in left_out})
+        assert changed.evaluate(position) == base.evaluate(position), (game_name, position.move_string())

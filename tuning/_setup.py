@@ -19,7 +19,7 @@ from games import KInARow, make_game
 from heuristics import get_spec, load_weights
 from heuristics.defaults import game_tag
 from search.agent_spec import weight_file_of
-from search.agents import default_heuristic, make_agent
+from search.agents import make_agent
 from tuning._report import say
 from tuning._study import create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
@@ -27,6 +27,10 @@ from tuning.gauntlet import default_gauntlet, member_spec
 from tuning.openings import OpeningBook, make_openings
 from tuning.samplers import make_sampler
 from tuning.space import Candidate, SearchSpace, parse_bounds
+
+
+TUNED_HEURISTIC = "threats"
+"""The evaluator tuned by default: the one with the capacity for it (27 weights, every board of the family)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ class Setup:
 def prepare(config: TuneConfig) -> Setup:
     """Check everything and build the run's pieces; raises ValueError (or a domain error) with a one-line message."""
     game = make_game(config.game, config.rows, config.cols, config.k)
-    heuristic = config.heuristic or default_heuristic(game)
+    heuristic = config.heuristic or TUNED_HEURISTIC
     get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
     opponents, depth, branching = _opponents(config, game, heuristic)
     space = SearchSpace.build(game, heuristic, config.tune, config.depth_range, bounds=parse_bounds(config.bounds),

@@ -37,7 +37,7 @@ class TuneConfig:
 
     Attributes:
         game, rows, cols, k: the game (``connect4`` or ``mnk``; sizes default to the preset's).
-        heuristic: the evaluator to tune (default: the game's default heuristic).
+        heuristic: the evaluator to tune (default ``threats``).
         baseline: one weight file or agent spec the candidates play (a one-member gauntlet).
         opponents: the gauntlet: weight files and agent specs the candidates play in turn (default:
             :func:`tuning.gauntlet.default_gauntlet`, every shipped evaluator and tuned file).

@@ -157,8 +157,14 @@ class SearchSpace:
             raise ValueError(f"bounds for unknown parameter(s) {', '.join(map(repr, bad))}: "
                              f"known are {', '.join(spec.weight_names)}, depth, branching")  # fmt: skip
         params: list[Param] = []
+        inert = sorted(w.name for w in spec.weights if not w.applies(game) and w.name in bounds)
+        if inert:
+            raise ValueError(f"bounds for weight(s) {', '.join(map(repr, inert))}, which cannot change an evaluation "
+                             f"on {game}")  # fmt: skip
         if "weights" in tune:
             for weight in spec.weights:
+                if not weight.applies(game):
+                    continue  # it keeps its default: searching it would only add noise to the sampler
                 low, high = bounds.get(weight.name, (weight.low, weight.high))
                 _check_range(weight.name, low, high, (weight.low, weight.high), weight.log)
                 params.append(Param(weight.name, low, high, min(max(weight.default, low), high), weight.log))
