@@ -28,7 +28,6 @@ from tuning.openings import OpeningBook, make_openings
 from tuning.samplers import make_sampler
 from tuning.space import Candidate, SearchSpace, parse_bounds
 
-
 TUNED_HEURISTIC = "threats"
 """The evaluator tuned by default: the one with the capacity for it (27 weights, every board of the family)."""
 
