@@ -211,8 +211,9 @@ def test_two_tuners_share_one_postgresql_study(tmp_path: Path) -> None:
     )  # both machines drew the same openings from the seed
 
 
-def test_the_shipped_tuned_file_is_a_confirmed_improvement() -> None:
-    shipped = load_weights(Path(__file__).resolve().parents[1] / "weights" / "connect4-c4_features-tuned.json", CONNECT4)
+@pytest.mark.parametrize("name", ["connect4-c4_features-tuned.json", "connect4-threats-tuned.json"])
+def test_the_shipped_tuned_file_is_a_confirmed_improvement(name: str) -> None:
+    shipped = load_weights(Path(__file__).resolve().parents[1] / "weights" / name, CONNECT4)
     confirmation = shipped.provenance["confirmation"]
     assert shipped.provenance["tool"] == "python -m tuning.run" and confirmation["openings"] == "held-out"
     assert confirmation["elo_low"] > 0 and confirmation["elo_low"] < confirmation["elo"] < confirmation["elo_high"]
@@ -373,3 +374,10 @@ def test_a_warm_start_needs_a_label_set_for_the_game(tmp_path: Path, monkeypatch
         main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--game", "mnk", "--rows", "9", "--cols", "9",
               "--k", "5", "--heuristic", "windows", "--warm-start", "fit"])  # fmt: skip
     assert exit_info.value.code == 2 and "9x9" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_the_shipped_threats_file_beat_every_member_of_its_gauntlet() -> None:
+    shipped = load_weights(Path(__file__).resolve().parents[1] / "weights" / "connect4-threats-tuned.json", CONNECT4)
+    members = shipped.provenance["confirmation"]["members"]
+    assert {"square_values", "threats", "mics", "patterns"} <= set(members)
+    assert all(m["elo_low"] > 0 for m in members.values())  # each member beaten significantly at confirmation

@@ -125,7 +125,7 @@ def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Pr
     config = setup.config
     seed = config.seed + CONFIRMATION_SEED_OFFSET
     pairs = config.confirm_pairs * len(setup.opponents)
-    names = [describe(o) for o in setup.opponents]
+    names = unique([describe(o) for o in setup.opponents])
     confirmations = []
     for trial in top_trials(study, config.confirm_top):
         candidate = setup.candidate(trial.params)
@@ -151,6 +151,16 @@ def confirm(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Pr
                                   "members": [{"wdl": list(m.wdl), "pentanomial": list(m.pentanomial)} for m in members]})  # fmt: skip
         confirmations.append(Confirmation(trial, candidate, Versus.of("pool", result), members))
     return confirmations
+
+
+def unique(labels: list[str]) -> list[str]:
+    """``labels`` with a repeated one numbered (``c4_features (tuned)``, ``c4_features (tuned) #2``): table keys."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
+    return out
 
 
 def package_version() -> str:

@@ -77,9 +77,9 @@ class TuneConfig:
     bounds: Optional[str] = None
     random_every: Optional[int] = None
     radius: Optional[int] = None
-    trials: int = 100
+    trials: int = 60
     timeout: Optional[float] = None
-    pairs: int = 150
+    pairs: int = 80
     sampler: Optional[str] = None
     pruner: str = "wilcoxon"
     storage: str = DEFAULT_STORAGE
@@ -87,8 +87,8 @@ class TuneConfig:
     seed: int = 0
     workers: Optional[int] = None
     plies: int = 4
-    confirm_top: int = 3
-    confirm_pairs: int = 350
+    confirm_top: int = 2
+    confirm_pairs: int = 120
     out: Optional[Path] = None
     run_dir: Optional[Path] = None
     progress: bool = True

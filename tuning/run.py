@@ -108,7 +108,7 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
         say(f"resuming study {setup.study_name!r} in {redact(config.storage)}: {done} finished trials"
             + (f", {failed} of a dead process failed" if failed else "") + (f", {queued} queued again" if queued else "")
             + f"; {remaining} more to reach --trials {config.trials}")  # fmt: skip
-    confirm_games = 2 * config.confirm_top * config.confirm_pairs
+    confirm_games = 2 * config.confirm_top * config.confirm_pairs * len(setup.opponents)
     progress = Progress(remaining * config.pairs * 2 + confirm_games, config.progress)
     started = time.perf_counter()
     spsa = isinstance(study.sampler, SPSASampler)
