@@ -29,6 +29,17 @@ def tuner(tmp: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedP
     return subprocess.run(command, cwd=tmp, capture_output=True, text=True, timeout=timeout)
 
 
+def run_together(command: list[str], tmp: Path) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Start ``command`` twice at once, in folders ``a`` and ``b`` (two machines sharing a storage); both must exit 0."""
+    folders = [tmp / "a", tmp / "b"]
+    for folder in folders:
+        folder.mkdir()
+    processes = [subprocess.Popen(command, cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for f in folders]
+    outputs = [p.communicate(timeout=600) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    return folders, outputs
+
+
 def trials(tmp: Path, study: str) -> list[optuna.trial.FrozenTrial]:
     return optuna.load_study(study_name=study, storage=f"sqlite:///{tmp / 'study.db'}").trials
 
@@ -191,13 +202,7 @@ def test_two_tuners_share_one_postgresql_study(tmp_path: Path) -> None:
     url = POSTGRES_URL + ("&" if "?" in POSTGRES_URL else "?") + "password=hunter2"
     command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", url, "--study", study, "--trials", "6",
                "--baseline", "random"]  # fmt: skip
-    folders = [tmp_path / "a", tmp_path / "b"]
-    for folder in folders:
-        folder.mkdir()
-    processes = [subprocess.Popen(command + ["--out", "t.json"], cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for f in folders]  # fmt: skip
-    outputs = [p.communicate(timeout=600) for p in processes]
-    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    folders, outputs = run_together(command + ["--out", "t.json"], tmp_path)
     shared = optuna.load_study(study_name=study, storage=POSTGRES_URL).trials
     assert 6 <= len(shared) <= 7  # --trials is the shared target: none lost (one may overshoot while the other ends)
     assert sorted(t.number for t in shared) == list(range(len(shared)))
@@ -285,13 +290,7 @@ def test_ctrl_c_ends_a_match_with_one_message_and_exit_130(tmp_path: Path) -> No
 def test_two_tuners_starting_together_queue_the_defaults_once(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
                "--study", "two", "--trials", "4", "--baseline", "random", "--confirm-top", "1"]  # fmt: skip
-    folders = [tmp_path / "a", tmp_path / "b"]
-    for folder in folders:
-        folder.mkdir()
-    processes = [subprocess.Popen(command + ["--out", "t.json"], cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for f in folders]  # fmt: skip
-    outputs = [p.communicate(timeout=600) for p in processes]
-    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    folders, outputs = run_together(command + ["--out", "t.json"], tmp_path)
     shared = trials(tmp_path, "two")
     assert sum(t.user_attrs.get("start") == "paper defaults" for t in shared) == 1
     assert len({json.dumps(t.params, sort_keys=True) for t in shared}) == len(shared)  # no worker replayed another
