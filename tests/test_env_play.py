@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.interrupts import default_sigint
+
 
 def play(*args: str, moves: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "envs.play", *args], input=moves, capture_output=True, text=True,
@@ -74,7 +76,7 @@ def test_mnk_sizes_from_the_command_line(game_args: list[str]) -> None:
 
 def test_ctrl_c_at_the_prompt_ends_with_a_note_and_130() -> None:
     with subprocess.Popen([sys.executable, "-m", "envs.play", "connect4", "--opponent", "random"], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint) as proc:  # fmt: skip
         assert proc.stdout is not None
         seen = ""
         while "your move" not in seen:  # the prompt has no newline: read it character by character

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from games import MNK, Connect4
 from search.solve import solve
+from tests.interrupts import default_sigint
 
 DATA = Path(__file__).parent / "data" / "connect4"
 
@@ -113,7 +114,7 @@ def test_bad_arguments_and_moves() -> None:
 def test_ctrl_c_ends_with_a_note_and_130() -> None:
     """SIGINT while the solver waits on a stdin that never closes: no traceback, the shell's 130."""
     with subprocess.Popen([sys.executable, "-m", "search.solve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+                          stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint) as proc:  # fmt: skip
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("2252576253462244111563365343671351441\n")
         proc.stdin.flush()

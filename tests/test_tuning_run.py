@@ -17,6 +17,7 @@ import pytest
 from games import CONNECT4
 from heuristics import load_weights
 from search.agents import AlphaBetaAgent
+from tests.interrupts import default_sigint
 from tuning.run import EXIT_NO_IMPROVEMENT, main
 
 TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "4", "--plies", "2",
@@ -245,7 +246,7 @@ def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
 def _interrupt_when_playing(command: list[str], cwd: Path, ready) -> subprocess.CompletedProcess[str]:
     """Start ``command`` in its own process group, wait until ``ready()``, then Ctrl-C the group as a terminal does."""
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)  # fmt: skip
+                               start_new_session=True, preexec_fn=default_sigint)  # fmt: skip
     try:
         deadline = time.time() + 240
         while not ready() and time.time() < deadline:

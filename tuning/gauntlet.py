@@ -12,7 +12,7 @@ pool and loses to no member (see :mod:`tuning._confirm`).
 Example:
     >>> from games import TIC_TAC_TOE
     >>> [member.split(",")[0] for member in default_gauntlet(TIC_TAC_TOE, nodes=300, depth=8)]
-    ['alphabeta:heuristic=square_values', 'alphabeta:heuristic=patterns', 'alphabeta:heuristic=windows', 'alphabeta:heuristic=mics']
+    ['alphabeta:heuristic=square_values', 'alphabeta:heuristic=patterns', 'alphabeta:heuristic=windows', 'alphabeta:heuristic=mics', 'alphabeta:heuristic=threats']
 """
 
 from __future__ import annotations
