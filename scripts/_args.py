@@ -89,19 +89,21 @@ def _unwritable(path: Path, want_dir: bool) -> Optional[str]:
     return None
 
 
-def writable_file(text: str) -> Path:
-    """A file path that can be written: an existing writable file, or a new one under a writable folder."""
-    path = Path(text).expanduser().resolve()
-    problem = _unwritable(path, want_dir=False)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(f"{text!r} {problem}")
-    return path
+def _writable(want_dir: bool) -> Callable[[str], Path]:
+    """An argparse type for a path files can be written at (see :func:`_unwritable`), resolved."""
+
+    def parse(text: str) -> Path:
+        path = Path(text).expanduser().resolve()
+        problem = _unwritable(path, want_dir)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(f"{text!r} {problem}")
+        return path
+
+    parse.__name__ = "writable_dir" if want_dir else "writable_file"
+    return parse
 
 
-def writable_dir(text: str) -> Path:
-    """A folder that files can be written into: an existing writable folder, or a new one under a writable folder."""
-    path = Path(text).expanduser().resolve()
-    problem = _unwritable(path, want_dir=True)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(f"{text!r} {problem}")
-    return path
+writable_file = _writable(want_dir=False)
+writable_file.__doc__ = "A file path that can be written: an existing writable file, or a new one under a writable folder."
+writable_dir = _writable(want_dir=True)
+writable_dir.__doc__ = "A folder that files can be written into: an existing one, or a new one under a writable folder."

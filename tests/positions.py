@@ -26,3 +26,12 @@ def random_position(game: KInARow, seed: int, plies: Optional[int] = None) -> Po
             pos.undo()
             break
     return pos
+
+
+def board_from(picture: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """A board from rows of ``x`` (stone 1), ``o`` (stone 2), ``.``, top row first."""
+    lines = picture.split()
+    rows, cols = len(lines), len(lines[0])
+    board = np.array([".xo".index(ch) for line in lines for ch in line], dtype=np.int8)
+    heights = (board.reshape(rows, cols) != 0).sum(axis=0).astype(np.int32)
+    return board, heights, rows, cols

@@ -11,19 +11,10 @@ from games import MNK, Connect4, KInARow
 from heuristics._c4_features import SPEC, _evaluate, _order
 from heuristics._lines import window_table
 from tests import naive_kang
-from tests.positions import random_position
+from tests.positions import board_from, random_position
 
 NAMES = SPEC.weight_names
 DEFAULTS = SPEC.defaults
-
-
-def board_from(picture: str) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """A board from rows of ``x`` (stone 1), ``o`` (stone 2), ``.``, top row first."""
-    lines = picture.split()
-    rows, cols = len(lines), len(lines[0])
-    board = np.array([".xo".index(ch) for line in lines for ch in line], dtype=np.int8)
-    heights = (board.reshape(rows, cols) != 0).sum(axis=0).astype(np.int32)
-    return board, heights, rows, cols
 
 
 def vector(weights: dict[str, float]) -> np.ndarray:

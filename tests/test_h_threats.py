@@ -19,19 +19,10 @@ from heuristics._threats_bits import N_CONSTS, _evaluate_bits, constants, fits
 from search import minimax, plies_to_end, search
 from search._bitnegamax import N_BIT_CONSTS, N_BIT_WEIGHTS
 from tests import naive_threats
-from tests.positions import random_position
+from tests.positions import board_from, random_position
 from tests.test_bitsearch import gravity_fill
 
 NAMES = SPEC.weight_names
-
-
-def board_from(picture: str) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """A board from rows of ``x`` (stone 1), ``o`` (stone 2), ``.``, top row first."""
-    lines = picture.split()
-    rows, cols = len(lines), len(lines[0])
-    board = np.array([".xo".index(ch) for line in lines for ch in line], dtype=np.int8)
-    heights = (board.reshape(rows, cols) != 0).sum(axis=0).astype(np.int32)
-    return board, heights, rows, cols
 
 
 def only(**weights: float) -> np.ndarray:

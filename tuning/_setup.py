@@ -5,9 +5,7 @@ Private to :mod:`tuning.run`.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +19,7 @@ from heuristics.defaults import game_tag
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
 from tuning._report import say
-from tuning._study import create_or_load, open_storage, sampler_seed
+from tuning._study import check_writable, create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
 from tuning.gauntlet import default_gauntlet, member_spec
 from tuning.openings import OpeningBook, make_openings
@@ -80,7 +78,7 @@ def prepare(config: TuneConfig) -> Setup:
     # never into weights/ by default: a first run must not overwrite the shipped, tracked files
     out = Path(config.out or run_dir / f"{game_tag(game)}-{heuristic}-tuned.json")
     for path in (out, run_dir / "summary.md"):
-        _check_writable(path)
+        check_writable(path)
     start = space.candidate(space.defaults(), config.budget_nodes, config.random_every, config.radius)
     make_agent(start.spec(), game)  # budgets out of range fail here, before the study exists
     storage = open_storage(config.storage)
@@ -136,19 +134,6 @@ def _baseline(config: TuneConfig, game: KInARow) -> tuple[str, int, Optional[int
         return spec, depth, loaded.search.branching
     make_agent(config.baseline, game)  # a bad spec fails here with the valid names and keys
     return config.baseline, 4, None
-
-
-def _check_writable(path: Path) -> None:
-    """Fail now, not after an hour of games, if ``path`` cannot be written."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=path.parent)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as error:
-        raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
-    if path.is_dir():
-        raise ValueError(f"cannot write {path}: it is a folder")
 
 
 def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:

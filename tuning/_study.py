@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -90,13 +91,17 @@ def check_url(url: str) -> None:
         raise ValueError(f"--storage {redact(url)}: the password holds an unescaped '@'; write it as %40")
 
 
-def _check_writable_file(path: Path) -> None:
+def check_writable(path: Path) -> None:
+    """Fail now, not after an hour of games, if ``path`` cannot be written (a probe file beside it, removed at once)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "ab"):
-            pass
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=path.parent)
+        os.close(handle)
+        os.unlink(probe)
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror or error}") from None
+    if path.is_dir():
+        raise ValueError(f"cannot write {path}: it is a folder")
 
 
 def open_storage(url: str) -> optuna.storages.RDBStorage:
@@ -105,7 +110,7 @@ def open_storage(url: str) -> optuna.storages.RDBStorage:
     if url.startswith("sqlite:///"):
         path = Path(url[len("sqlite:///") :].split("?", 1)[0])
         if str(path) not in ("", ":memory:"):
-            _check_writable_file(path)
+            check_writable(path)
     engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {"pool_pre_ping": True}
     for attempt in range(5):
         try:
