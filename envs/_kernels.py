@@ -20,7 +20,8 @@ rng : uint64[n]                   one SplitMix64 state per board (who starts, ra
 obs : int8[n, 2, rows, cols]      plane 0 the agent's stones, plane 1 the opponent's
 mask : int8[n, n_actions]         1 where a move is legal; all 0 once the episode is over
 reward : float64[n]               the agent's reward for the last reset or step
-params : int64[N_PARAMS]          see the ``P_*`` indices below
+params : int64[N_PARAMS]          the environment's settings, see the ``P_*`` indices below
+rules : games._rules.Rules        the game (its win test is games'; exact_k included)
 
 The helpers are inlined into the entry kernels (``inline="always"``, numba
 IR inlining): a helper taking half a dozen arrays cost about a third of a
@@ -41,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from games._bits import _has_run, _landing_cell
-from games._board import _action_cell, _wins_through
+from games._board import _cell_of, _wins_through
 from games._jit import JIT
 from games._rng import _below
 
@@ -49,8 +50,8 @@ from games._rng import _below
 M_PLY, M_STONE, M_OVER, M_WINNER, M_ILLEGAL, M_PLAYED, M_OPP, M_PENDING = range(8)
 N_META = 8
 # params indices
-P_ROWS, P_COLS, P_K, P_GRAVITY, P_ILLEGAL, P_OPP_RANDOM, P_SIDE, P_BITS = range(8)
-N_PARAMS = 8
+P_ILLEGAL, P_OPP_RANDOM, P_SIDE, P_BITS = range(4)
+N_PARAMS = 4
 # params[P_ILLEGAL]: what an illegal agent action does inside the kernel ("raise" is refused in Python first)
 ILLEGAL_LOSE, ILLEGAL_RANDOM = 0, 1
 # params[P_SIDE]: which side the agent takes at reset
@@ -78,32 +79,32 @@ def _random_legal(mask: np.ndarray, i: int, state: np.ndarray) -> int:
 
 
 @njit(**JIT, inline="always")
-def _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone):  # type: ignore[no-untyped-def]
+def _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone):  # type: ignore[no-untyped-def]
     """Play the legal ``action`` with ``stone`` (1 or 2) on board ``i``; return GAME_ON, WON or DRAWN.
 
     Updates the board, heights, bitboards, history, ply, and the one cell of
     the observation and the one mask entry the move changes.
     """
-    rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
+    rows, cols = rules.rows, rules.cols
     if params[P_BITS]:
         # games._bits: the stone lands on _landing_cell(all stones, column).  Its row from the bottom is
         # the column's height, which places it in the planes (row 0 on top).
         col = action
         row = rows - 1 - heights[i, col]
         stones[i, stone - 1] |= _landing_cell(stones[i, 0] | stones[i, 1], rows, col)
-        won = _has_run(stones[i, stone - 1], rows, cols, k)
+        won = _has_run(stones[i, stone - 1], rules)
         cell = row * cols + col
         board[i, cell] = stone
     else:
-        cell = _action_cell(action, heights[i], rows, cols, params[P_GRAVITY] != 0)
+        cell = _cell_of(action, heights[i], rules)
         row = cell // cols
         col = cell - row * cols
         board[i, cell] = stone
-        won = _wins_through(board[i], rows, cols, k, cell)
+        won = _wins_through(board[i], rules, cell)
     heights[i, col] += 1
     # The action is no longer legal once its cell is taken (m,n,k) or its column full (gravity),
     # as games._board._legal_moves decides.
-    if not params[P_GRAVITY] or heights[i, col] == rows:
+    if not rules.gravity or heights[i, col] == rows:
         mask[i, action] = 0
     history[i, meta[i, M_PLY]] = action
     meta[i, M_PLY] += 1
@@ -126,7 +127,7 @@ def _end(meta: np.ndarray, mask: np.ndarray, reward: np.ndarray, i: int, outcome
 
 
 @njit(**JIT, inline="always")
-def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i):  # type: ignore[no-untyped-def]
+def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i):  # type: ignore[no-untyped-def]
     """It is the opponent's turn on board ``i``: the built-in random opponent moves now, any other is left pending."""
     if not params[P_OPP_RANDOM]:
         meta[i, M_PENDING] = 1
@@ -134,11 +135,11 @@ def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward
     stone = 3 - meta[i, M_STONE]
     action = _random_legal(mask, i, rng[i : i + 1])
     meta[i, M_OPP] = action
-    _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone), stone)
+    _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone), stone)
 
 
 @njit(**JIT)
-def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward, which, params):  # type: ignore[no-untyped-def]
+def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward, which, params, rules):  # type: ignore[no-untyped-def]
     """Empty the boards in ``which`` (int64[m]), choose the agent's side, and let a first-moving opponent move.
 
     ``rng[i]`` must already hold the new episode's state.
@@ -160,11 +161,11 @@ def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward,
             side = _below(rng[i : i + 1], 2)
         meta[i, M_STONE] = 1 + side
         if side == SIDE_SECOND:
-            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i)
+            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i)
 
 
 @njit(**JIT)
-def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, actions, which, params, illegal_reward):  # type: ignore[no-untyped-def]
+def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, actions, which, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
     """Play the agent's ``actions[i]`` (int64[n], inside the action space) on the boards in ``which``, then the replies.
 
     An illegal action ends the episode with ``illegal_reward`` (ILLEGAL_LOSE)
@@ -189,20 +190,20 @@ def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, 
                 continue
             action = _random_legal(mask, i, rng[i : i + 1])
         meta[i, M_PLAYED] = action
-        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, action, stone), stone)
+        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone), stone)
         if not meta[i, M_OVER]:
-            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, i)
+            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i)
 
 
 @njit(**JIT)
-def _reply_boards(board, heights, stones, history, meta, obs, mask, reward, replies, which, params):  # type: ignore[no-untyped-def]
+def _reply_boards(board, heights, stones, history, meta, obs, mask, reward, replies, which, params, rules):  # type: ignore[no-untyped-def]
     """Play the pending opponents' legal ``replies[i]`` on the boards in ``which``."""
     for j in range(which.shape[0]):
         i = which[j]
         stone = 3 - meta[i, M_STONE]
         meta[i, M_PENDING] = 0
         meta[i, M_OPP] = replies[i]
-        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, i, replies[i], stone), stone)
+        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, replies[i], stone), stone)
 
 
 @njit(**JIT)

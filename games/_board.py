@@ -15,8 +15,13 @@ With gravity a stone dropped in column ``c`` lands on the lowest empty cell,
 stones already in that column.  ``heights`` is kept for every board (it is
 simply "stones per column"), so the same play/undo kernels serve both rules.
 
-Winning means ``k`` *or more* in a row (freestyle gomoku): a game ends at the
-first such line, so only lines through the last stone need checking.
+Winning means ``k`` *or more* in a row (freestyle gomoku), or with the
+exact-k rule (``rules.exact_k``, gomoku's "standard" rule) exactly ``k``:
+an overline does not win.  A game ends at the first winning line, so only
+lines through the last stone need checking.
+
+Every kernel takes the game as one :class:`games._rules.Rules` value
+(``rules``), never as loose sizes.
 
 Kernels trust their inputs (the :class:`games.Position` facade validates);
 preconditions are stated and asserted, which matters with
@@ -30,6 +35,7 @@ from numba import njit
 
 from games._jit import JIT
 from games._rng import _below
+from games._rules import Rules
 
 # (row step, col step) of the four line directions: horizontal, vertical and
 # the two diagonals.  The opposite half-line is walked with the negated step.
@@ -55,15 +61,16 @@ def _run_length(board: np.ndarray, rows: int, cols: int, cell: int, dr: int, dc:
 
 
 @njit(**JIT)
-def _wins_through(board: np.ndarray, rows: int, cols: int, k: int, cell: int) -> bool:
-    """True if the stone on ``cell`` is part of ``k`` or more in a row.
+def _wins_through(board: np.ndarray, rules: Rules, cell: int) -> bool:
+    """True if the stone on ``cell`` makes a winning line: ``k`` or more in a row (exactly ``k`` with ``exact_k``).
 
     board : int8[rows * cols], ``board[cell]`` must be a stone.
     Only the four lines through ``cell`` are walked: O(k) work.
     """
     assert board[cell] != 0
     for d in range(4):
-        if _run_length(board, rows, cols, cell, _DIRECTIONS[d, 0], _DIRECTIONS[d, 1]) >= k:
+        length = _run_length(board, rules.rows, rules.cols, cell, _DIRECTIONS[d, 0], _DIRECTIONS[d, 1])
+        if length == rules.k or (length > rules.k and not rules.exact_k):
             return True
     return False
 
@@ -82,6 +89,12 @@ def _drop_cell(heights: np.ndarray, rows: int, cols: int, col: int) -> int:
 def _action_cell(action: int, heights: np.ndarray, rows: int, cols: int, gravity: bool) -> int:
     """The cell a legal ``action`` puts its stone on: the landing cell of a column, or the cell itself."""
     return _drop_cell(heights, rows, cols, action) if gravity else action
+
+
+@njit(**JIT)
+def _cell_of(action: int, heights: np.ndarray, rules: Rules) -> int:
+    """:func:`_action_cell` for a game given as ``rules``."""
+    return _action_cell(action, heights, rules.rows, rules.cols, rules.gravity)
 
 
 @njit(**JIT)
@@ -107,9 +120,7 @@ def _play(
     zobrist: np.ndarray,
     ply: int,
     cell: int,
-    rows: int,
-    cols: int,
-    k: int,
+    rules: Rules,
 ) -> bool:
     """Put the stone of the side to move on the empty ``cell``; return True if it wins.
 
@@ -122,10 +133,10 @@ def _play(
     assert board[cell] == 0
     stone = 1 + (ply & 1)
     board[cell] = stone
-    heights[cell % cols] += 1
+    heights[cell % rules.cols] += 1
     history[ply] = cell
     keys[ply + 1] = keys[ply] ^ zobrist[stone - 1, cell]
-    return _wins_through(board, rows, cols, k, cell)
+    return _wins_through(board, rules, cell)
 
 
 @njit(**JIT)
@@ -167,10 +178,7 @@ def _random_playout(
     board: np.ndarray,
     heights: np.ndarray,
     ply: int,
-    rows: int,
-    cols: int,
-    k: int,
-    gravity: bool,
+    rules: Rules,
     rng: np.ndarray,
 ) -> tuple[int, int]:
     """Play uniformly random moves to the end; return ``(winner, final ply)``.
@@ -182,6 +190,7 @@ def _random_playout(
     The open moves sit in a pool from which a draw removes an entry by
     swapping in the last one, so each move costs O(1) plus the O(k) win check.
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     pool = np.empty(board.shape[0], dtype=np.int64)
     n = _legal_moves(board, heights, rows, gravity, pool)
     while n > 0:
@@ -199,7 +208,7 @@ def _random_playout(
         board[cell] = 1 + (ply & 1)
         heights[cell % cols] += 1
         ply += 1
-        if _wins_through(board, rows, cols, k, cell):
+        if _wins_through(board, rules, cell):
             return (ply - 1) & 1, ply
     return -1, ply
 
@@ -214,9 +223,7 @@ def _count_heights(board: np.ndarray, cols: int, heights: np.ndarray) -> None:
 
 
 @njit(**JIT)
-def _expand_boards(
-    boards: np.ndarray, ply: int, rows: int, cols: int, k: int, gravity: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _expand_boards(boards: np.ndarray, ply: int, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All children of a set of non-terminal boards that each hold ``ply`` stones.
 
     boards : int8[n, rows * cols].
@@ -224,6 +231,7 @@ def _expand_boards(
     int64[m] index of each child's parent, and int8[m] with 1 where the move
     won, 2 where it filled the board without winning (a draw), 0 otherwise.
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     n, n_cells = boards.shape
     heights = np.zeros(cols, dtype=np.int32)
     moves = np.empty(n_cells, dtype=np.int64)
@@ -244,7 +252,7 @@ def _expand_boards(
             children[m] = boards[b]
             children[m, cell] = stone
             parent[m] = b
-            if _wins_through(children[m], rows, cols, k, cell):
+            if _wins_through(children[m], rules, cell):
                 ended[m] = 1
             elif ply + 1 == n_cells:
                 ended[m] = 2

@@ -61,7 +61,7 @@ def _walk_bitboards(position: Position, depth: int) -> Iterator[PerftRow]:
     counts = np.ones(1, dtype=np.int64)
     for step in range(1, depth + 1):
         ply = position.ply + step - 1
-        kids_cur, kids_mask, parent, ended = _bits._expand_bb(currents, masks, ply, game.rows, game.cols, game.k)
+        kids_cur, kids_mask, parent, ended = _bits._expand_bb(currents, masks, ply, game.rules)
         weights = counts[parent]
         first, merged = _dedupe(kids_cur + kids_mask, weights)
         yield PerftRow(step, int(weights.sum()), first.size,
@@ -78,7 +78,7 @@ def _walk_arrays(position: Position, depth: int) -> Iterator[PerftRow]:
     counts = np.ones(1, dtype=np.int64)
     for step in range(1, depth + 1):
         ply = position.ply + step - 1
-        children, parent, ended = _expand_boards(boards, ply, game.rows, game.cols, game.k, game.gravity)
+        children, parent, ended = _expand_boards(boards, ply, game.rules)
         weights = counts[parent]
         # One opaque item per board, so np.unique compares whole boards as bytes.
         as_bytes = np.ascontiguousarray(children).view(np.dtype((np.void, game.n_cells))).ravel()

@@ -18,6 +18,7 @@ from games import _bits
 from games._board import _random_playout
 from games._jit import JIT
 from games._rng import new_state
+from games._rules import Rules
 from games.position import Player, Position
 from games.rules import KInARow
 
@@ -35,21 +36,20 @@ class PlayoutStats:
 
 @njit(**JIT)
 def _many_playouts(
-    board: np.ndarray, heights: np.ndarray, ply: int, rows: int, cols: int, k: int,
-    gravity: bool, use_bits: bool, n_games: int, rng: np.ndarray,
+    board: np.ndarray, heights: np.ndarray, ply: int, rules: Rules, use_bits: bool, n_games: int, rng: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
     """Play ``n_games`` random games from one position; return int64[4]: moves, x wins, o wins, draws."""
     totals = np.zeros(4, dtype=np.int64)
-    current, mask = _bits._from_board(board, rows, cols, ply) if use_bits else (np.uint64(0), np.uint64(0))
+    current, mask = _bits._from_board(board, rules.rows, rules.cols, ply) if use_bits else (np.uint64(0), np.uint64(0))
     scratch_board = board.copy()
     scratch_heights = heights.copy()
     for _ in range(n_games):
         if use_bits:
-            winner, end = _bits._random_playout_bb(current, mask, ply, rows, cols, k, rng)
+            winner, end = _bits._random_playout_bb(current, mask, ply, rules, rng)
         else:
             scratch_board[:] = board
             scratch_heights[:] = heights
-            winner, end = _random_playout(scratch_board, scratch_heights, ply, rows, cols, k, gravity, rng)
+            winner, end = _random_playout(scratch_board, scratch_heights, ply, rules, rng)
         totals[0] += end - ply
         totals[1 + (winner if winner >= 0 else 2)] += 1
     return totals
@@ -87,9 +87,14 @@ def random_playouts(
     if use_bits and not game.uses_bitboard:
         raise ValueError(f"{game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
     totals = _many_playouts(
-        position._board, position._heights, position.ply, game.rows, game.cols, game.k,
-        game.gravity, use_bits, n_games, new_state(seed),
-    )  # fmt: skip
+        board=position._board,
+        heights=position._heights,
+        ply=position.ply,
+        rules=game.rules,
+        use_bits=use_bits,
+        n_games=n_games,
+        rng=new_state(seed),
+    )
     return PlayoutStats(n_games, int(totals[0]), int(totals[1]), int(totals[2]), int(totals[3]))
 
 

@@ -60,6 +60,7 @@ class Position:
     def __init__(self, game: KInARow) -> None:
         self.game = game
         self._rows, self._cols, self._k = game.rows, game.cols, game.k
+        self._rules = game.rules
         self._gravity, self._n_actions, self._n_cells = game.gravity, game.n_actions, game.n_cells
         n = game.n_cells
         self._board = np.zeros(n, dtype=np.int8)
@@ -144,7 +145,7 @@ class Position:
         cell = self._target_cell(action)
         won = _play(
             self._board, self._heights, self._history, self._keys, self._zobrist,
-            self.ply, cell, self._rows, self._cols, self._k,
+            self.ply, cell, self._rules,
         )  # fmt: skip
         self._actions.append(int(action))
         if won:

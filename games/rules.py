@@ -31,7 +31,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Iterable, Union
 
+import numpy as np
+
 from games import _bits
+from games._rules import Rules, make_rules
 from games.checks import is_integer, shown
 from games.errors import InvalidGameError, NotationError
 
@@ -62,12 +65,16 @@ def _check_size(name: str, value: object, low: int, high: int) -> int:
     return number
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KInARow(ABC):
     """A two-player game on a ``rows x cols`` board won by ``k`` or more in a row.
 
     Use the concrete :class:`Connect4` or :class:`MNK`; this base holds what
-    they share: validation, sizes and positions.
+    they share: validation, sizes, the rule variant and positions.
+
+    ``exact_k=True`` is the exact-k rule (standard gomoku, Gomocup's
+    "standard" rule): exactly ``k`` in a row wins and an overline of more
+    than ``k`` does not (the game goes on).  The default is "k or more".
 
     Raises:
         InvalidGameError: ``rows`` or ``cols`` outside ``1..26``, ``k`` below 2,
@@ -77,6 +84,7 @@ class KInARow(ABC):
     rows: int
     cols: int
     k: int
+    exact_k: bool = False
 
     gravity: ClassVar[bool] = False
     kind: ClassVar[str] = "k-in-a-row"
@@ -88,6 +96,23 @@ class KInARow(ABC):
         if longest < 2:
             raise InvalidGameError(f"a {self.rows}x{self.cols} board has no line of 2: rows or cols must be at least 2")
         object.__setattr__(self, "k", _check_size("k", self.k, 2, longest))
+        if not isinstance(self.exact_k, (bool, np.bool_)):
+            raise InvalidGameError(f"exact_k={shown(self.exact_k)} is not a bool: exact_k must be True or False")
+        object.__setattr__(self, "exact_k", bool(self.exact_k))
+
+    @property
+    def rules(self) -> Rules:
+        """The rules as every kernel receives them (:class:`games._rules.Rules`, built here and only here)."""
+        return make_rules(self.rows, self.cols, self.k, self.gravity, self.exact_k)
+
+    def __repr__(self) -> str:
+        variant = ", exact_k=True" if self.exact_k else ""  # the default rule stays out of the way
+        return f"{type(self).__name__}(rows={self.rows}, cols={self.cols}, k={self.k}{variant})"
+
+    @property
+    def rule_suffix(self) -> str:
+        """``" exact"`` under the exact-k rule, else empty (for names and tables)."""
+        return " exact" if self.exact_k else ""
 
     @property
     def n_cells(self) -> int:
@@ -149,7 +174,7 @@ class KInARow(ABC):
         return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Connect4(KInARow):
     """Connect-4 and its variants: stones fall to the lowest empty cell of a column.
 
@@ -169,6 +194,7 @@ class Connect4(KInARow):
     rows: int = C4_ROWS
     cols: int = C4_COLS
     k: int = C4_K
+    exact_k: bool = False
 
     gravity: ClassVar[bool] = True
     kind: ClassVar[str] = "connect4"
@@ -199,10 +225,10 @@ class Connect4(KInARow):
         return super().parse_moves(text)
 
     def __str__(self) -> str:
-        return f"Connect-4 {self.rows}x{self.cols} k={self.k}"
+        return f"Connect-4 {self.rows}x{self.cols} k={self.k}{self.rule_suffix}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class MNK(KInARow):
     """An m,n,k game: place a stone on any empty cell; ``k`` or more in a row wins.
 
@@ -252,7 +278,7 @@ class MNK(KInARow):
         return (self.rows - row_from_bottom) * self.cols + col
 
     def __str__(self) -> str:
-        return f"m,n,k {self.rows},{self.cols},{self.k}"
+        return f"m,n,k {self.rows},{self.cols},{self.k}{self.rule_suffix}"
 
 
 CONNECT4 = Connect4()
@@ -265,13 +291,16 @@ GOMOKU = MNK(15, 15, 5)
 GAME_KINDS = ("connect4", "mnk", "tictactoe", "gomoku")
 
 
-def make_game(kind: str, rows: int | None = None, cols: int | None = None, k: int | None = None) -> KInARow:
+def make_game(
+    kind: str, rows: int | None = None, cols: int | None = None, k: int | None = None, exact_k: bool = False
+) -> KInARow:
     """Build a game from a kind name and optional sizes (the command lines' entry point).
 
     Args:
         kind: ``connect4`` (sizes default to 6x7, k=4), ``mnk`` (all three
             sizes required), ``tictactoe`` or ``gomoku`` (fixed presets).
         rows, cols, k: board sizes.
+        exact_k: the exact-k rule (an overline does not win), for any kind.
 
     Raises:
         InvalidGameError: unknown kind, missing or bad sizes.
@@ -282,16 +311,16 @@ def make_game(kind: str, rows: int | None = None, cols: int | None = None, k: in
     """
     given = {"rows": rows, "cols": cols, "k": k}
     if kind == "connect4":
-        return Connect4(**{name: v for name, v in given.items() if v is not None})
+        return Connect4(**{name: v for name, v in given.items() if v is not None}, exact_k=exact_k)
     if kind == "mnk":
         missing = [name for name, v in given.items() if v is None]
         if missing:
             raise InvalidGameError(f"an m,n,k game needs rows, cols and k; missing: {', '.join(missing)}")
-        return MNK(rows, cols, k)  # type: ignore[arg-type]
+        return MNK(rows, cols, k, exact_k)  # type: ignore[arg-type]
     if kind in ("tictactoe", "gomoku"):
         preset = TIC_TAC_TOE if kind == "tictactoe" else GOMOKU
         for name, value in given.items():
             if value is not None and value != getattr(preset, name):
                 raise InvalidGameError(f"{kind} is fixed at {preset}; {name}={value} does not fit (use 'mnk')")
-        return preset
+        return MNK(preset.rows, preset.cols, preset.k, exact_k=True) if exact_k else preset
     raise InvalidGameError(f"unknown game {kind!r}: choose one of {', '.join(GAME_KINDS)}")

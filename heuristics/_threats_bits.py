@@ -28,7 +28,7 @@ Worked example (6x7, k = 4, horizontal, s = 7): own stones on bits 0, 7, 14
 (row 0, columns 0-2), bit 21 empty and playable.  ``free`` has 0, 7, 14, 21
 ...; ``live`` has bit 0 (window 0-7-14-21); the counter words give 3 at bit
 0, so ``k - 3 = 1``: a ``w1_now`` window.  Its empty square is a threat:
-``_winning_squares(own)`` (``search._bitops``) has bit 21.
+``_winning_cells(own)`` (``games._bits``) has bit 21.
 
 The threat squares of a player are the empty squares covered by its windows
 with ``k - 1`` own stones (``OR_i W << (i * s)``, the same cover as fork

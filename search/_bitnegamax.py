@@ -36,7 +36,7 @@ bitboards buy over the array kernel:
   is a sum of per-square values, kept incrementally (own minus opponent's,
   from the side to move); ``c4_features`` and ``threats`` run word-parallel
   (``heuristics._c4_bits``, ``heuristics._threats_bits``).  Any other heuristic reads the array board, kept
-  in step with the bitboards (``ST_ARRAY``).  The values are those of the
+  in step with the bitboards (``S_ARRAY``).  The values are those of the
   array evaluators, to the bit.
 * **Depth-1 nodes evaluate their children in place** (each still counts as a
   node and checks the budgets).
@@ -62,15 +62,16 @@ Arguments of ``_search``:
 current, mask : uint64, the root position; sv : its square-value sum, own
     minus opponent's (0 unless the heuristic is square_values); stones : stones
     on the board; depth : >= 1
-state : int64[N_STATE], parameters and statistics (``ST_*``), then the
-    square value of every bit (``ST_SQUARE_VALUES + bit``)
+rules : games._rules.Rules, the game (gravity, and it fits the 64-bit layout)
+settings : int64[N_SETTINGS], the search's settings and counters (``S_*``, :mod:`search._settings`),
+    then the square value of every bit (``S_SQUARE_VALUES + bit``)
 consts : uint64[N_BIT_CONSTS]: bottom row, all squares, then the evaluator's masks
     (``_c4_bits.constants`` padded with zeros, or ``_threats_bits.constants``)
 weights : float64[n_weights], weights_pad : float64[N_BIT_WEIGHTS] (weights padded with zeros),
     windows : int32[n_windows, k] (heuristics.spec)
-board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``ST_ARRAY``
+board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``S_ARRAY``
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
-    (a slot is valid only if its stamp is ``state[ST_TT_GENERATION]``)
+    (a slot is valid only if its stamp is ``settings[S_TT_GENERATION]``)
 work : int64[max_ply + 2, 2 * cols + N_SLOTS + max_ply] (:func:`work_shape`), per ply row:
     the columns to search in order (``cols``), their history tie-breaks
     (``cols``), then the slots ``K_*`` from offset ``2 * cols``, the PV last;
@@ -86,19 +87,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games._bits import _winning_cells
 from games._jit import JIT
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
 from heuristics._threats_bits import _evaluate_bits as _threats_bits
-from search._bitops import _clip, _column, _count_node, _first_column, _time_mask, _tt_slot, _winning_squares
+from search._bitops import _clip, _column, _count_node, _first_column, _time_mask, _tt_slot
 from search._negamax import _BLOCK_BONUS, _KILLER_BONUS, _ORDER_LIMIT, _TT_BONUS, EXACT, LOWER, UPPER, _from_tt, _now, _to_tt
+from search._settings import (
+    S_ABORTED,
+    S_ARRAY,
+    S_BIT_EVAL,
+    S_BRANCHING,
+    S_CHECK_TIME,
+    S_HID,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_ORDER_DEPTH,
+    S_ORDERING,
+    S_SQUARE_VALUES,
+    S_TIME_MASK,
+    S_TT_GENERATION,
+    S_USE_TT,
+)
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
-# state indices
-(ST_ROWS, ST_COLS, ST_K, ST_HID, ST_BRANCHING, ST_NODE_LIMIT, ST_USE_TT, ST_ORDERING, ST_CHECK_TIME, ST_TIME_MASK,
- ST_ARRAY, ST_BIT_EVAL, ST_NODES, ST_ABORTED, ST_ORDER_DEPTH, ST_TT_GENERATION) = range(16)  # fmt: skip
-ST_SQUARE_VALUES = 16
-N_STATE = ST_SQUARE_VALUES + 64
 # per-ply slots of ``work``, after the 2 * cols move and history entries
 K_KILLER, K_KILLER_2, K_PV_LEN, K_DEPTH, K_SV, K_COUNT, K_NEXT, K_SLOT, K_BEST_MOVE, K_CELL, K_NULL, K_PV = range(12)
 N_SLOTS = K_PV
@@ -118,7 +131,7 @@ _ZERO = np.uint64(0)
 
 
 def order_from_depth(hid: int, bit_eval: bool) -> int:
-    """The smallest node depth at which the heuristic's ordering score is used (``ST_ORDER_DEPTH``).
+    """The smallest node depth at which the heuristic's ordering score is used (``S_ORDER_DEPTH``).
 
     ``square_values``: every depth (a table lookup, and at depth 1 it puts
     the best leaf first).  ``c4_features`` on bitboards: 5 and up.  Its
@@ -140,7 +153,7 @@ def work_shape(max_ply: int, cols: int) -> tuple[int, int]:
 
 
 @njit(**JIT)
-def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pad, windows, board, heights,  # type: ignore[no-untyped-def]
+def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, weights_pad, windows, board, heights,  # type: ignore[no-untyped-def]
             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds, deadline):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the root, full window (``_negamax._negamax``'s contract).
 
@@ -153,14 +166,14 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
     is spent) it returns 0 at once, leaving ``board`` as it is.
     """
     assert depth >= 1
-    rows, cols, k, hid = state[ST_ROWS], state[ST_COLS], state[ST_K], state[ST_HID]
+    rows, cols, k, hid = rules.rows, rules.cols, rules.k, settings[S_HID]
     cells = rows * cols
-    q = state[ST_BRANCHING]
-    use_tt, ordering, track_array = state[ST_USE_TT] != 0, state[ST_ORDERING] != 0, state[ST_ARRAY] != 0
-    c4_bits = hid == HID_C4_FEATURES and state[ST_BIT_EVAL] != 0
-    threat_bits = hid == HID_THREATS and state[ST_BIT_EVAL] != 0
-    node_limit, check_time, time_mask = state[ST_NODE_LIMIT], state[ST_CHECK_TIME] != 0, state[ST_TIME_MASK]
-    nodes = state[ST_NODES]
+    q = settings[S_BRANCHING]
+    use_tt, ordering, track_array = settings[S_USE_TT] != 0, settings[S_ORDERING] != 0, settings[S_ARRAY] != 0
+    c4_bits = hid == HID_C4_FEATURES and settings[S_BIT_EVAL] != 0
+    threat_bits = hid == HID_THREATS and settings[S_BIT_EVAL] != 0
+    node_limit, check_time, time_mask = settings[S_NODE_LIMIT], settings[S_CHECK_TIME] != 0, settings[S_TIME_MASK]
+    nodes = settings[S_NODES]
     bottom, full = consts[C_BOTTOM], consts[C_BOARD]
     const6 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5])
     const12 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5], consts[6], consts[7], consts[8],
@@ -172,7 +185,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
            weights_pad[12], weights_pad[13], weights_pad[14], weights_pad[15], weights_pad[16], weights_pad[17],
            weights_pad[18], weights_pad[19], weights_pad[20], weights_pad[21], weights_pad[22], weights_pad[23],
            weights_pad[24], weights_pad[25], weights_pad[26])  # fmt: skip
-    size, generation = tt_keys.shape[0], state[ST_TT_GENERATION]
+    size, generation = tt_keys.shape[0], settings[S_TT_GENERATION]
     max_ply = work.shape[0] - 2
     at = 2 * cols  # the per-ply slots
     pv_at = at + K_PV
@@ -189,7 +202,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
             work[ply, at + K_PV_LEN] = ply
             nodes, aborted = _count_node(nodes, node_limit, check_time, time_mask, deadline)
             if aborted:
-                state[ST_NODES], state[ST_ABORTED] = nodes, 1
+                settings[S_NODES], settings[S_ABORTED] = nodes, 1
                 return 0.0
             phase = _RETURN
             if stones + ply == cells:
@@ -198,7 +211,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
             cur, msk = frames[ply, 0], frames[ply, 1]
             d = work[ply, at + K_DEPTH]
             playable = (msk + bottom) & full  # the carry stops on each column's first empty square
-            wins = _winning_squares(cur, rows, cols, k) & playable
+            wins = _winning_cells(cur, rules) & playable
             if wins != _ZERO:  # a winning move is the best value there is: play it and stop
                 work[ply, pv_at + ply], work[ply, at + K_PV_LEN] = _first_column(wins, rows), ply + 1
                 ret = WIN_SCORE - (ply + 1)
@@ -218,7 +231,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
                             work[ply, pv_at + ply], work[ply, at + K_PV_LEN] = tt_move, ply + 1
                             ret = stored
                             continue
-            threats = _winning_squares(cur ^ msk, rows, cols, k) & (full & ~msk)  # the opponent's winning squares
+            threats = _winning_cells(cur ^ msk, rules) & (full & ~msk)  # the opponent's winning squares
             blocks = threats & playable
             candidates = playable
             if d >= 2:  # drop the moves that lose in two plies (see the module docstring)
@@ -234,7 +247,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
 
             # Order the moves (the heuristic's score only where it pays: see order_from_depth).
             me = 1 + ((stones + ply) & 1)
-            heuristic_order = ordering and d >= state[ST_ORDER_DEPTH]
+            heuristic_order = ordering and d >= settings[S_ORDER_DEPTH]
             before = 0.0
             if heuristic_order and c4_bits:
                 before = _evaluate_bits(cur, msk, rows, const6, w12)
@@ -248,7 +261,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
                 if ordering:
                     if heuristic_order:
                         if hid == HID_SQUARE_VALUES:
-                            key_score = weights[0] * state[ST_SQUARE_VALUES + _count(square - _ONE)]
+                            key_score = weights[0] * settings[S_SQUARE_VALUES + _count(square - _ONE)]
                         elif c4_bits:  # the change of the evaluation, as c4_features' _order
                             key_score = _evaluate_bits(cur | square, msk | square, rows, const6, w12) - before
                         elif threat_bits:  # the child's value for us (the evaluation is the mover's)
@@ -304,7 +317,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
             square = (msk + bottom) & column
             child_mask = msk | square
             opponent = cur ^ msk
-            child_sv = -(work[ply, at + K_SV] + state[ST_SQUARE_VALUES + _count(square - _ONE)])
+            child_sv = -(work[ply, at + K_SV] + settings[S_SQUARE_VALUES + _count(square - _ONE)])
             if track_array:
                 cell = (rows - 1 - _count(msk & column)) * cols + col
                 board[cell] = 1 + ((stones + ply) & 1)
@@ -330,7 +343,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
             # The child is a leaf: count it and evaluate it here.
             nodes, aborted = _count_node(nodes, node_limit, check_time, time_mask, deadline)
             if aborted:
-                state[ST_NODES], state[ST_ABORTED] = nodes, 1
+                settings[S_NODES], settings[S_ABORTED] = nodes, 1
                 return 0.0
             work[ply + 1, at + K_PV_LEN] = ply + 1
             if stones + ply + 1 == cells:
@@ -351,7 +364,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
 
         elif phase == _RETURN:
             if ply == 0:
-                state[ST_NODES] = nodes
+                settings[S_NODES] = nodes
                 return ret
             ply -= 1
             if track_array:
@@ -389,7 +402,7 @@ def _search(current, mask, sv, stones, depth, state, consts, weights, weights_pa
 
 
 @njit(**JIT)
-def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, state, consts, weights,  # type: ignore[no-untyped-def]
+def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, rules, settings, consts, weights,  # type: ignore[no-untyped-def]
              weights_pad, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
              keys, bounds, pv_out):  # fmt: skip
     """Iterative deepening to ``max_depth`` with the budgets of ``engine.search``, in one call.
@@ -404,26 +417,26 @@ def _iterate(current, mask, stones, max_depth, node_budget, timed, started, dead
     rate sets how often the clock is read).
     """
     sv = 0
-    if state[ST_HID] == HID_SQUARE_VALUES:  # the root's square-value sum, own minus opponent's
+    if settings[S_HID] == HID_SQUARE_VALUES:  # the root's square-value sum, own minus opponent's
         theirs = current ^ mask
         for bit in range(64):
             here = np.uint64(1) << np.uint64(bit)
             if current & here != _ZERO:
-                sv += state[ST_SQUARE_VALUES + bit]
+                sv += settings[S_SQUARE_VALUES + bit]
             elif theirs & here != _ZERO:
-                sv -= state[ST_SQUARE_VALUES + bit]
-    pv_at = 2 * state[ST_COLS] + K_PV
+                sv -= settings[S_SQUARE_VALUES + bit]
+    pv_at = 2 * rules.cols + K_PV
     completed, best = 0, 0.0
     seconds = 0.0
     for depth in range(1, max_depth + 1):
         first = completed == 0
-        state[ST_NODE_LIMIT] = 0 if first else node_budget
-        state[ST_CHECK_TIME] = 0 if first or not timed else 1
-        state[ST_TIME_MASK] = 0 if first else _time_mask(state[ST_NODES], seconds)
-        score = _search(current, mask, sv, stones, depth, state, consts, weights, weights_pad, windows, board, heights,
+        settings[S_NODE_LIMIT] = 0 if first else node_budget
+        settings[S_CHECK_TIME] = 0 if first or not timed else 1
+        settings[S_TIME_MASK] = 0 if first else _time_mask(settings[S_NODES], seconds)
+        score = _search(current, mask, sv, stones, depth, rules, settings, consts, weights, weights_pad, windows, board, heights,
                         tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds,
                         deadline)  # fmt: skip
-        if state[ST_ABORTED]:
+        if settings[S_ABORTED]:
             break
         completed, best = depth, score
         length = work[0, pv_at - K_PV + K_PV_LEN]
@@ -432,7 +445,7 @@ def _iterate(current, mask, stones, max_depth, node_budget, timed, started, dead
             pv_out[1 + p] = work[0, pv_at + p]
         now = _now() if timed else 0.0
         seconds = now - started
-        if abs(score) > HEURISTIC_LIMIT or (node_budget > 0 and state[ST_NODES] >= node_budget):
+        if abs(score) > HEURISTIC_LIMIT or (node_budget > 0 and settings[S_NODES] >= node_budget):
             break
         if timed and now >= deadline:
             break

@@ -27,17 +27,17 @@ and unmade in place.
 
 Argument bundles (all kernels):
 
-params : int64[N_PARAMS], see the ``P_*`` indices (P_TIME_MASK: read the clock when nodes & mask == 0;
-    P_TT_GENERATION: the table's generation)
+rules : games._rules.Rules, the game
+settings : int64[N_SETTINGS], the search's settings and counters (``S_*``, :mod:`search._settings`)
 weights : float64[n_weights], windows : int32[n_windows, k] (heuristics.spec)
 zobrist : uint64[2, cells]
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
-    (size a power of two; a slot is valid only if its stamp is ``params[P_TT_GENERATION]``)
+    (size a power of two; a slot is valid only if its stamp is ``settings[S_TT_GENERATION]``)
 killers : int32[max_ply, 2], history : int64[2, n_actions]
 pv : int32[max_ply, max_ply], pv_len : int32[max_ply]  (triangular PV table)
 move_buf : int64[max_ply, n_actions], key_buf : float64[max_ply, n_actions], hist_buf : int64[max_ply, n_actions],
 order_buf : int64[max_ply, n_actions]  (per-ply candidate moves, ordering keys, history tie-breaks, chosen order)
-stats : int64[N_STATS]; deadline : float (time.perf_counter seconds, inf for none)
+deadline : float (time.perf_counter seconds, inf for none)
 root_noise : float64[n_actions], added to the root's ordering keys (seeded tie-breaking)
 """
 
@@ -49,18 +49,25 @@ import numba
 import numpy as np
 from numba import njit
 
-from games._board import _action_cell, _wins_through
+from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_CLOCK, JIT_INLINE
+from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
+from search._settings import (
+    S_ABORTED,
+    S_BRANCHING,
+    S_CHECK_TIME,
+    S_HID,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_ORDERING,
+    S_RADIUS,
+    S_TIME_MASK,
+    S_TT_GENERATION,
+    S_USE_TT,
+)
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
-# params indices
-(P_ROWS, P_COLS, P_K, P_GRAVITY, P_HID, P_BRANCHING, P_RADIUS, P_NODE_LIMIT, P_USE_TT, P_ORDERING, P_CHECK_TIME, P_TIME_MASK,
- P_TT_GENERATION) = range(13)  # fmt: skip
-N_PARAMS = 13
-# stats indices
-S_NODES, S_ABORTED = 0, 1
-N_STATS = 2
 # transposition-table bound flags
 EXACT, LOWER, UPPER = 1, 2, 3
 
@@ -80,7 +87,7 @@ def _now() -> float:
 
 
 @njit(**JIT)
-def _generate(board: np.ndarray, heights: np.ndarray, stones: int, params: np.ndarray, out: np.ndarray) -> int:
+def _generate(board: np.ndarray, heights: np.ndarray, stones: int, rules: Rules, radius: int, out: np.ndarray) -> int:
     """Write the candidate actions into ``out``; return how many.
 
     With gravity: every column that is not full.  Without: every empty cell,
@@ -88,15 +95,14 @@ def _generate(board: np.ndarray, heights: np.ndarray, stones: int, params: np.nd
     stone (seed 003's "discard isolated cells"), the centre alone on an empty
     board, and all empty cells if the radius leaves none.
     """
-    rows, cols = params[P_ROWS], params[P_COLS]
+    rows, cols = rules.rows, rules.cols
     n = 0
-    if params[P_GRAVITY]:
+    if rules.gravity:
         for col in range(cols):
             if heights[col] < rows:
                 out[n] = col
                 n += 1
         return n
-    radius = params[P_RADIUS]
     if radius > 0:
         if stones == 0:
             out[0] = (rows // 2) * cols + cols // 2
@@ -126,10 +132,10 @@ def _generate(board: np.ndarray, heights: np.ndarray, stones: int, params: np.nd
 
 
 @njit(**JIT)
-def _leaf(board, heights, stones, params, weights, windows) -> float:  # type: ignore[no-untyped-def]
+def _leaf(board, heights, stones, rules, hid, weights, windows) -> float:  # type: ignore[no-untyped-def]
     """The clipped heuristic value for the side to move."""
-    v = _evaluate(params[P_HID], board, heights, params[P_ROWS], params[P_COLS], params[P_K],
-                  params[P_GRAVITY] != 0, 1 + (stones & 1), weights, windows)  # fmt: skip
+    v = _evaluate(hid, board, heights, rules.rows, rules.cols, rules.k, rules.gravity != 0, 1 + (stones & 1),
+                  weights, windows)  # fmt: skip
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
@@ -154,20 +160,20 @@ def _from_tt(score: float, ply: int) -> float:
 
 
 @njit(**JIT)
-def _budget_exhausted(params: np.ndarray, stats: np.ndarray, deadline: float) -> bool:
+def _budget_exhausted(settings: np.ndarray, deadline: float) -> bool:
     """Count a node unless a budget is spent; then set the abort flag and return True.
 
     A node past the node budget is not counted, so the count never exceeds it.
     """
-    if params[P_NODE_LIMIT] > 0 and stats[S_NODES] >= params[P_NODE_LIMIT]:
-        stats[S_ABORTED] = 1
+    if settings[S_NODE_LIMIT] > 0 and settings[S_NODES] >= settings[S_NODE_LIMIT]:
+        settings[S_ABORTED] = 1
         return True
-    stats[S_NODES] += 1
+    settings[S_NODES] += 1
     # The clock costs ~1 us (object mode), so it is read every 2**j nodes, with
-    # 2**j - 1 = params[P_TIME_MASK] chosen by the caller to be ~0.5 ms of search.
-    if params[P_CHECK_TIME] and (stats[S_NODES] & params[P_TIME_MASK]) == 0 and _now() > deadline:
-        stats[S_ABORTED] = 1
-    return stats[S_ABORTED] != 0
+    # 2**j - 1 = settings[S_TIME_MASK] chosen by the caller to be ~0.5 ms of search.
+    if settings[S_CHECK_TIME] and (settings[S_NODES] & settings[S_TIME_MASK]) == 0 and _now() > deadline:
+        settings[S_ABORTED] = 1
+    return settings[S_ABORTED] != 0
 
 
 @njit(**JIT)
@@ -223,27 +229,27 @@ def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.nda
 
 
 @njit(**JIT)
-def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weights, windows, zobrist,  # type: ignore[no-untyped-def]
+def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
-             move_buf, key_buf, hist_buf, order_buf, stats, deadline, root_noise):  # fmt: skip
+             move_buf, key_buf, hist_buf, order_buf, deadline, root_noise):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the position (see the module docstring)."""
     pv_len[ply] = ply
-    if _budget_exhausted(params, stats, deadline):
+    if _budget_exhausted(settings, deadline):
         return 0.0
-    rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
-    gravity = params[P_GRAVITY] != 0
+    rows, cols, k, gravity = rules.rows, rules.cols, rules.k, rules.gravity != 0
+    hid = settings[S_HID]
     if stones == rows * cols:
         return 0.0
     if depth == 0:
-        return _leaf(board, heights, stones, params, weights, windows)
+        return _leaf(board, heights, stones, rules, hid, weights, windows)
 
     alpha_orig = alpha
     tt_move = -1
     slot = np.int64(0)  # int64 throughout: numba would unify int64 with uint64 into float64
-    use_tt = params[P_USE_TT] != 0
+    use_tt = settings[S_USE_TT] != 0
     if use_tt:
         slot = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
-        if tt_keys[slot] == key and tt_stamps[slot] == params[P_TT_GENERATION]:
+        if tt_keys[slot] == key and tt_stamps[slot] == settings[S_TT_GENERATION]:
             tt_move = tt_moves[slot]
             if tt_depths[slot] == depth:
                 stored = _from_tt(tt_scores[slot], ply)
@@ -257,12 +263,12 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     moves = move_buf[ply]
     keys = key_buf[ply]
     hist = hist_buf[ply]
-    n = _generate(board, heights, stones, params, moves)
+    n = _generate(board, heights, stones, rules, settings[S_RADIUS], moves)
     # A winning move is the best value there is: play it and stop.
     for i in range(n):
-        cell = _action_cell(moves[i], heights, rows, cols, gravity)
+        cell = _cell_of(moves[i], heights, rules)
         board[cell] = me
-        wins = _wins_through(board, rows, cols, k, cell)
+        wins = _wins_through(board, rules, cell)
         board[cell] = 0
         if wins:
             pv[ply, ply] = moves[i]
@@ -271,18 +277,18 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
 
     # Next to the leaves the heuristic's ordering score costs about what the
     # children's evaluations cost; killers, history and forced blocks still order them.
-    ordering = params[P_ORDERING] != 0
+    ordering = settings[S_ORDERING] != 0
     heuristic_order = ordering and depth > 1
     for i in range(n):
         action = moves[i]
-        cell = _action_cell(action, heights, rows, cols, gravity)
+        cell = _cell_of(action, heights, rules)
         board[cell] = 3 - me  # would the opponent win here? then this move is a forced block
-        blocks = _wins_through(board, rows, cols, k, cell)
+        blocks = _wins_through(board, rules, cell)
         board[cell] = 0
         score = 0.0
         if ordering:
             if heuristic_order:
-                score = _order(params[P_HID], board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+                score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
                 score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
             if action == killers[ply, 0] or action == killers[ply, 1]:
                 score += _KILLER_BONUS
@@ -297,7 +303,7 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
             score += root_noise[action]
         keys[i] = score
 
-    q = params[P_BRANCHING]
+    q = settings[S_BRANCHING]
     order = order_buf[ply]
     m = _select_best(keys, hist, n, q if 0 < q < n else n, order)
 
@@ -305,17 +311,17 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
     best_move = -1
     for j in range(m):
         action = moves[order[j]]
-        cell = _action_cell(action, heights, rows, cols, gravity)
+        cell = _cell_of(action, heights, rules)
         board[cell] = me
         heights[cell % cols] += 1
         child_key = key ^ zobrist[me - 1, cell]
         score = -_negamax(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
-                          params, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps,
-                          killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, stats, deadline,
+                          rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
+                          tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, deadline,
                           root_noise)  # fmt: skip
         board[cell] = 0
         heights[cell % cols] -= 1
-        if stats[S_ABORTED]:
+        if settings[S_ABORTED]:
             return 0.0
         if score > best:
             best = score
@@ -338,33 +344,32 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, params, weigh
         tt_depths[slot] = depth
         tt_moves[slot] = best_move
         tt_flags[slot] = UPPER if best <= alpha_orig else (LOWER if best >= beta else EXACT)
-        tt_stamps[slot] = params[P_TT_GENERATION]
+        tt_stamps[slot] = settings[S_TT_GENERATION]
     return best
 
 
 @njit(**JIT)
-def _minimax(board, heights, stones, ply, depth, params, weights, windows, move_buf, stats):  # type: ignore[no-untyped-def]
+def _minimax(board, heights, stones, ply, depth, rules, settings, weights, windows, move_buf):  # type: ignore[no-untyped-def]
     """Plain negamax without pruning, ordering or tables: the reference value and the paper's node counts."""
-    stats[S_NODES] += 1
-    rows, cols, k = params[P_ROWS], params[P_COLS], params[P_K]
-    gravity = params[P_GRAVITY] != 0
+    settings[S_NODES] += 1
+    rows, cols = rules.rows, rules.cols
     if stones == rows * cols:
         return 0.0
     if depth == 0:
-        return _leaf(board, heights, stones, params, weights, windows)
+        return _leaf(board, heights, stones, rules, settings[S_HID], weights, windows)
     me = 1 + (stones & 1)
     moves = move_buf[ply]
-    n = _generate(board, heights, stones, params, moves)
+    n = _generate(board, heights, stones, rules, settings[S_RADIUS], moves)
     best = -_INF
     for i in range(n):
-        cell = _action_cell(moves[i], heights, rows, cols, gravity)
+        cell = _cell_of(moves[i], heights, rules)
         board[cell] = me
         heights[cell % cols] += 1
-        if _wins_through(board, rows, cols, k, cell):
+        if _wins_through(board, rules, cell):
             score = WIN_SCORE - (ply + 1)
-            stats[S_NODES] += 1  # the terminal child is a node too
+            settings[S_NODES] += 1  # the terminal child is a node too
         else:
-            score = -_minimax(board, heights, stones + 1, ply + 1, depth - 1, params, weights, windows, move_buf, stats)
+            score = -_minimax(board, heights, stones + 1, ply + 1, depth - 1, rules, settings, weights, windows, move_buf)
         board[cell] = 0
         heights[cell % cols] -= 1
         best = max(best, score)

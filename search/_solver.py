@@ -44,7 +44,7 @@ What prunes (the techniques of Pons' tutorial, parts 4-12; written afresh here):
 
 Argument bundles (all search kernels):
 
-rows, cols, k : the game; gravity : Connect-4 rules (else m,n,k)
+rules : games._rules.Rules, the game (gravity: Connect-4 rules, else m,n,k; exact_k honoured by the win test)
 board : uint64, every playable cell; bottom : uint64, the bottom cell of every column
 order : int64[width]  what to try, centre-first: columns (gravity) or the cells' bit indices
 tt : uint64[2**tt_bits]  the table (see ``_tt_value``); stamp : its current generation
@@ -59,8 +59,9 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from games._bits import _popcount
+from games._bits import _popcount, _winning_cells
 from games._jit import JIT
+from games._rules import Rules
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -94,54 +95,6 @@ def _prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
         return context.get_dummy_value()
 
     return signature, codegen
-
-
-@njit(**JIT)
-def _up(x: np.uint64, n: int) -> np.uint64:
-    """``x << n``, 0 when the shift leaves the word (numba, like C, leaves n >= 64 undefined)."""
-    return x << np.uint64(n) if n < 64 else _ZERO
-
-
-@njit(**JIT)
-def _down(x: np.uint64, n: int) -> np.uint64:
-    """``x >> n``, 0 when the shift leaves the word."""
-    return x >> np.uint64(n) if n < 64 else _ZERO
-
-
-@njit(**JIT)
-def _winning_cells(stones: np.uint64, empty: np.uint64, rows: int, k: int) -> np.uint64:
-    """The empty cells (within ``empty``) where one more stone gives ``stones`` k or more in a row.
-
-    Along a direction with step ``s`` (1 vertical, rows + 1 horizontal, rows
-    + 2 and rows the diagonals), a cell ``e`` completes a window in which it
-    sits at position ``j`` (0..k-1) when the other k-1 cells, ``e + (i - j)
-    * s`` for ``i != j``, are all stones.  ``stones >> d*s`` has bit ``e``
-    set when cell ``e + d*s`` is a stone, so each window test is an AND of
-    shifted copies.  A window that leaves the board through the top or bottom
-    of a column includes a sentinel bit, one that leaves through a side a bit
-    past the last column or off the word: never a stone, so no line wraps,
-    and directions too short for ``k`` on this board simply find nothing.
-    """
-    r = _ZERO
-    if k == 4 and 3 * (rows + 2) < 64:  # the common case, unrolled: 8 shifts a direction instead of 12
-        for s in (np.uint64(1), np.uint64(rows + 1), np.uint64(rows + 2), np.uint64(rows)):
-            before1, before2 = stones << s, stones << (s + s)  # bit e set: a stone at e - s, at e - 2s
-            after1, after2 = stones >> s, stones >> (s + s)  # a stone at e + s, at e + 2s
-            two_before, two_after = before1 & before2, after1 & after2
-            r |= two_before & ((stones << (s + s + s)) | after1)  # windows e-3s..e and e-2s..e+s
-            r |= two_after & ((stones >> (s + s + s)) | before1)  # windows e..e+3s and e-s..e+2s
-        return r & empty
-    for s in (1, rows + 1, rows + 2, rows):
-        for j in range(k):
-            window = ~_ZERO
-            for i in range(k):
-                d = (i - j) * s
-                if d > 0:
-                    window &= _down(stones, d)
-                elif d < 0:
-                    window &= _up(stones, -d)
-            r |= window
-    return r & empty
 
 
 @njit(**JIT)
@@ -195,13 +148,12 @@ def _key(current: np.uint64, mask: np.uint64, rows: int, cols: int, gravity: boo
 
 
 @njit(**JIT)
-def _can_win_next(current: np.uint64, mask: np.uint64, rows: int, k: int, gravity: bool,
-                  board: np.uint64, bottom: np.uint64) -> bool:  # fmt: skip
+def _can_win_next(current: np.uint64, mask: np.uint64, rules: Rules, board: np.uint64, bottom: np.uint64) -> bool:
     """True if the side to move has a playable cell that wins at once."""
     empty = board & ~mask
     # With gravity, adding the bottom bits carries up to the first empty cell of each column.
-    playable = (mask + bottom) & board if gravity else empty
-    return _winning_cells(current, empty, rows, k) & playable != _ZERO
+    playable = (mask + bottom) & board if rules.gravity else empty
+    return _winning_cells(current, rules) & playable != _ZERO
 
 
 # Columns of a ``work`` row past the move list and its threat counts (``2 * width`` entries).
@@ -211,7 +163,7 @@ N_CURRENT, N_MASK, N_PLAYABLE, N_SLOT, N_EXPECTED = range(5)
 
 
 @njit(**JIT)
-def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bottom, order,  # type: ignore[no-untyped-def]
+def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # type: ignore[no-untyped-def]
              tt, tt_bits, stamp, work, nodes):  # fmt: skip
     """Fail-soft negamax score (see the module docstring for the contract).
 
@@ -221,8 +173,7 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
     while a node is being entered, false while a value (``score``) is being
     handed back to the parent.
 
-    current, mask : uint64 bitboards; ply : stones on the board; gravity :
-    Connect-4 rules (else m,n,k).
+    current, mask : uint64 bitboards; ply : stones on the board; rules : the game.
     order : int64[width]  what to try, centre-first: columns (gravity) or cells' bit indices.
     work : int64[cells + 2, 2 * width + 4]: row ``ply`` holds the node's
     ordered moves (entries of ``order``), their threat counts, then alpha,
@@ -230,6 +181,7 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
     (``W_*``); ``work[cells + 1, 0]`` counts nodes.
     nodes : uint64[cells + 2, 5]: row ``ply`` holds current, mask, playable, the table slot and entry (``N_*``).
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     cells = rows * cols
     width = order.size
     column_bits = (_ONE << np.uint64(rows)) - _ONE
@@ -249,7 +201,7 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
             entry = tt[slot]  # loaded now, used below: the memory access overlaps the work in between
             empty = board & ~mask
             playable = (mask + bottom) & board if gravity else empty
-            opponent_wins = _winning_cells(current ^ mask, empty, rows, k)
+            opponent_wins = _winning_cells(current ^ mask, rules) & empty
             forced = playable & opponent_wins
             if forced != _ZERO:
                 if forced & (forced - _ONE) != _ZERO:  # two cells to block: the opponent wins next move
@@ -303,7 +255,7 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
                     move = playable & (_ONE << np.uint64(where))
                 if move == _ZERO:
                     continue
-                threats = _popcount(_winning_cells(current | move, empty & ~move, rows, k))
+                threats = _popcount(_winning_cells(current | move, rules) & empty & ~move)
                 _prefetch(tt, _tt_slot(_key(current ^ mask, mask | move, rows, cols, gravity), tt_bits, stamp)[0])
                 i = n
                 while i > 0 and work[ply, width + i - 1] < threats:
@@ -351,7 +303,7 @@ def _negamax(current, mask, ply, alpha, beta, rows, cols, k, gravity, board, bot
 
 
 @njit(**JIT)
-def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, order,  # type: ignore[no-untyped-def]
+def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignore[no-untyped-def]
            tt, tt_bits, stamp, work, nodes):  # fmt: skip
     """Exact score of a position that is not over; weak: a number of the score's sign.
 
@@ -363,8 +315,8 @@ def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, orde
     but far dearer on a few big wins: on his Middle-Easy set it explores more
     nodes on average than the strong mode.)
     """
-    cells = rows * cols
-    if _can_win_next(current, mask, rows, k, gravity, board, bottom):
+    cells = rules.rows * rules.cols
+    if _can_win_next(current, mask, rules, board, bottom):
         return (cells + 1 - ply) // 2
     low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
     while low < high:
@@ -377,7 +329,7 @@ def _solve(current, mask, ply, weak, rows, cols, k, gravity, board, bottom, orde
             med = _trunc_half(low)
         elif med >= 0 and _trunc_half(high) > med:
             med = _trunc_half(high)
-        r = _negamax(current, mask, ply, med, med + 1, rows, cols, k, gravity, board, bottom, order,
+        r = _negamax(current, mask, ply, med, med + 1, rules, board, bottom, order,
                      tt, tt_bits, stamp, work, nodes)  # fmt: skip
         if r <= med:
             high = r

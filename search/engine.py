@@ -44,6 +44,7 @@ import numpy as np
 from games import Action, Position
 from games._bits import _from_board
 from games._bits import fits as bits_fit
+from games._rules import Rules
 from games.checks import INT64_MAX, check_optional_int, check_optional_positive
 from games.position import _zobrist
 from heuristics import Evaluator
@@ -54,6 +55,23 @@ from heuristics._threats_bits import constants as threats_constants
 from heuristics._threats_bits import fits as threats_fit
 from search import _bitnegamax as bn
 from search import _negamax as nm
+from search._settings import (
+    S_ABORTED,
+    S_ARRAY,
+    S_BIT_EVAL,
+    S_BRANCHING,
+    S_CHECK_TIME,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_ORDER_DEPTH,
+    S_ORDERING,
+    S_RADIUS,
+    S_SQUARE_VALUES,
+    S_TIME_MASK,
+    S_TT_GENERATION,
+    S_USE_TT,
+    new_settings,
+)
 from search.protocol import WIN_SCORE, is_win_score
 from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
 from search.tt import _scratch_table
@@ -107,46 +125,45 @@ class _BitBuffers:
         self.noise = self.keys[max_ply]
         self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
         hid = evaluator.kernel_id
-        self.state = _bit_state(rows, cols, game.k, hid).copy()
+        self.settings = _bit_settings(game.rules, hid).copy()
         self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
         n = min(bn.N_BIT_WEIGHTS, evaluator.weight_array.size)
         self.weights_pad[:n] = evaluator.weight_array[:n]
         current, mask = _from_board(position._board, rows, cols, position.ply)
         self.current, self.mask = np.uint64(current), np.uint64(mask)  # numba returns ints; the kernel wants uint64
-        self.consts = _bit_consts(rows, cols, game.k, hid)
+        self.consts = _bit_consts(game.rules, hid)
         self.board, self.heights = position._board.copy(), position._heights.copy()
 
 
 @lru_cache(maxsize=64)
-def _bit_state(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
-    """The bitboard kernel's state array for a board and heuristic, budgets and statistics zero (copy it)."""
-    state = np.zeros(bn.N_STATE, dtype=np.int64)
-    bit_eval = _bit_eval(rows, cols, k, hid)
-    state[bn.ST_ROWS], state[bn.ST_COLS], state[bn.ST_K], state[bn.ST_HID] = rows, cols, k, hid
-    state[bn.ST_BIT_EVAL] = int(bit_eval)
-    state[bn.ST_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not bit_eval)
-    state[bn.ST_ORDER_DEPTH] = bn.order_from_depth(hid, bit_eval)
+def _bit_settings(rules: Rules, hid: int) -> np.ndarray:
+    """The bitboard kernel's settings for a game and heuristic, budgets and counters zero (copy it)."""
+    bit_eval = _bit_eval(rules, hid)
+    settings = new_settings(hid)
+    settings[S_BIT_EVAL] = int(bit_eval)
+    settings[S_ARRAY] = int(hid != bn.HID_SQUARE_VALUES and not bit_eval)
+    settings[S_ORDER_DEPTH] = bn.order_from_depth(hid, bit_eval)
     if hid == bn.HID_SQUARE_VALUES:
-        state[bn.ST_SQUARE_VALUES : bn.ST_SQUARE_VALUES + 64] = _square_values_by_bit(rows, cols, k)
-    state.setflags(write=False)
-    return state
+        settings[S_SQUARE_VALUES : S_SQUARE_VALUES + 64] = _square_values_by_bit(rules.rows, rules.cols, rules.k)
+    settings.setflags(write=False)
+    return settings
 
 
-def _bit_eval(rows: int, cols: int, k: int, hid: int) -> bool:
+def _bit_eval(rules: Rules, hid: int) -> bool:
     """True if heuristic ``hid`` evaluates on the bitboards themselves (no array board kept in step)."""
     if hid == bn.HID_C4_FEATURES:
-        return c4_fits(rows, cols)
-    return hid == bn.HID_THREATS and threats_fit(rows, cols, k)
+        return c4_fits(rules.rows, rules.cols)
+    return hid == bn.HID_THREATS and threats_fit(rules.rows, rules.cols, rules.k)
 
 
 @lru_cache(maxsize=64)
-def _bit_consts(rows: int, cols: int, k: int, hid: int) -> np.ndarray:
+def _bit_consts(rules: Rules, hid: int) -> np.ndarray:
     """The kernel's ``consts``: bottom row and all squares first, then the bitboard evaluator's masks, zero-padded."""
     consts = np.zeros(bn.N_BIT_CONSTS, dtype=np.uint64)
-    if hid == bn.HID_THREATS and threats_fit(rows, cols, k):
-        masks = threats_constants(rows, cols, k)
+    if hid == bn.HID_THREATS and threats_fit(rules.rows, rules.cols, rules.k):
+        masks = threats_constants(rules.rows, rules.cols, rules.k)
     else:
-        masks = c4_constants(rows, cols)
+        masks = c4_constants(rules.rows, rules.cols)
     consts[: masks.size] = masks
     consts.setflags(write=False)
     return consts
@@ -177,20 +194,17 @@ def _warm_clock() -> None:
     nm._now()
 
 
-def _params(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
-            use_tt: bool, ordering: bool, node_limit: int, check_time: bool, time_mask: int = 0,
-            tt_generation: int = 1) -> np.ndarray:  # fmt: skip
-    game = position.game
-    params = np.zeros(nm.N_PARAMS, dtype=np.int64)
-    params[[nm.P_ROWS, nm.P_COLS, nm.P_K, nm.P_GRAVITY, nm.P_HID]] = (
-        game.rows, game.cols, game.k, int(game.gravity), evaluator.kernel_id,
-    )  # fmt: skip
-    params[nm.P_BRANCHING] = branching or 0
-    params[nm.P_RADIUS] = 0 if game.gravity else (radius or 0)
-    params[nm.P_USE_TT], params[nm.P_ORDERING] = int(use_tt), int(ordering)
-    params[nm.P_NODE_LIMIT], params[nm.P_CHECK_TIME], params[nm.P_TIME_MASK] = node_limit, int(check_time), time_mask
-    params[nm.P_TT_GENERATION] = tt_generation
-    return params
+def _array_settings(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
+                    use_tt: bool = False, ordering: bool = False, tt_generation: int = 1) -> np.ndarray:  # fmt: skip
+    """The array kernel's settings (:mod:`search._settings`): no node or time limit, counters zero."""
+    return new_settings(
+        evaluator.kernel_id,
+        branching=branching or 0,
+        radius=0 if position.game.gravity else (radius or 0),
+        use_tt=use_tt,
+        ordering=ordering,
+        tt_generation=tt_generation,
+    )
 
 
 def _time_mask(nodes: int, seconds: float) -> int:
@@ -318,22 +332,46 @@ def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[
     game = position.game
     buffers = _Buffers(position)
     noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
-    stats = np.zeros(nm.N_STATS, dtype=np.int64)
+    settings = _array_settings(position, evaluator, branching, radius, use_tt, ordering, table.generation)
     board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
     zobrist = _zobrist(game.n_cells)
 
     def run(depth: int, node_limit: int, check_time: bool, time_mask: int,
             deadline: float) -> tuple[float, int, bool, tuple[Action, ...]]:  # fmt: skip
-        params = _params(position, evaluator, branching, radius, use_tt, ordering, node_limit, check_time, time_mask,
-                         table.generation)  # fmt: skip
+        settings[S_NODE_LIMIT], settings[S_CHECK_TIME], settings[S_TIME_MASK] = node_limit, int(check_time), time_mask
         score = nm._negamax(
-            board, heights, key, position.ply, 0, depth, -math.inf, math.inf, params, evaluator.weight_array,
-            evaluator.windows, zobrist, table.keys, table.scores, table.depths, table.flags, table.moves, table.stamps,
-            buffers.killers, buffers.history, buffers.pv, buffers.pv_len, buffers.move, buffers.key,
-            buffers.hist, buffers.order, stats, deadline, noise,
-        )  # fmt: skip
+            board=board,
+            heights=heights,
+            key=key,
+            stones=position.ply,
+            ply=0,
+            depth=depth,
+            alpha=-math.inf,
+            beta=math.inf,
+            rules=game.rules,
+            settings=settings,
+            weights=evaluator.weight_array,
+            windows=evaluator.windows,
+            zobrist=zobrist,
+            tt_keys=table.keys,
+            tt_scores=table.scores,
+            tt_depths=table.depths,
+            tt_flags=table.flags,
+            tt_moves=table.moves,
+            tt_stamps=table.stamps,
+            killers=buffers.killers,
+            history=buffers.history,
+            pv=buffers.pv,
+            pv_len=buffers.pv_len,
+            move_buf=buffers.move,
+            key_buf=buffers.key,
+            hist_buf=buffers.hist,
+            order_buf=buffers.order,
+            deadline=deadline,
+            root_noise=noise,
+        )
         pv = tuple(int(m) for m in buffers.pv[0, : buffers.pv_len[0]])
-        return score, int(stats[nm.S_NODES]), bool(stats[nm.S_ABORTED]), pv
+        return score, int(settings[S_NODES]), bool(settings[S_ABORTED]), pv
 
     return run
 
@@ -345,17 +383,41 @@ def _bit_search(position: Position, evaluator: Evaluator, max_depth: int, nodes:
     b = _BitBuffers(position, evaluator)
     if rng is not None:
         b.noise[:] = rng.random(position.game.n_actions) * 1e-3
-    state = b.state
-    state[bn.ST_BRANCHING], state[bn.ST_USE_TT], state[bn.ST_ORDERING] = branching or 0, int(use_tt), int(ordering)
-    state[bn.ST_TT_GENERATION] = table.generation
+    settings = b.settings
+    settings[S_BRANCHING], settings[S_USE_TT], settings[S_ORDERING] = branching or 0, int(use_tt), int(ordering)
+    settings[S_TT_GENERATION] = table.generation
     pv = np.zeros(b.work.shape[0], dtype=np.int64)
     depth, score = bn._iterate(
-        b.current, b.mask, position.ply, max_depth, nodes or 0, timed, started, deadline, state, b.consts,
-        evaluator.weight_array, b.weights_pad, evaluator.windows, b.board, b.heights, table.keys, table.scores,
-        table.depths, table.flags, table.moves, table.stamps, b.work, b.frames, b.keys, b.bounds, pv,
-    )  # fmt: skip
+        current=b.current,
+        mask=b.mask,
+        stones=position.ply,
+        max_depth=max_depth,
+        node_budget=nodes or 0,
+        timed=timed,
+        started=started,
+        deadline=deadline,
+        rules=position.game.rules,
+        settings=settings,
+        consts=b.consts,
+        weights=evaluator.weight_array,
+        weights_pad=b.weights_pad,
+        windows=evaluator.windows,
+        board=b.board,
+        heights=b.heights,
+        tt_keys=table.keys,
+        tt_scores=table.scores,
+        tt_depths=table.depths,
+        tt_flags=table.flags,
+        tt_moves=table.moves,
+        tt_stamps=table.stamps,
+        work=b.work,
+        frames=b.frames,
+        keys=b.keys,
+        bounds=b.bounds,
+        pv_out=pv,
+    )
     line = tuple(int(m) for m in pv[1 : 1 + pv[0]])
-    return SearchResult(line[0], float(score) + 0.0, int(depth), int(state[bn.ST_NODES]),
+    return SearchResult(line[0], float(score) + 0.0, int(depth), int(settings[S_NODES]),
                         time.perf_counter() - started, line)  # fmt: skip
 
 
@@ -367,11 +429,20 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
     """
     _check_budgets(position, evaluator, depth, None, None, None, radius)
     buffers = _Buffers(position)
-    stats = np.zeros(nm.N_STATS, dtype=np.int64)
-    params = _params(position, evaluator, None, radius, False, False, 0, False)
-    value = nm._minimax(position._board.copy(), position._heights.copy(), position.ply, 0, depth, params,
-                        evaluator.weight_array, evaluator.windows, buffers.move, stats)  # fmt: skip
-    return float(value) + 0.0, int(stats[nm.S_NODES])
+    settings = _array_settings(position, evaluator, None, radius)
+    value = nm._minimax(
+        board=position._board.copy(),
+        heights=position._heights.copy(),
+        stones=position.ply,
+        ply=0,
+        depth=depth,
+        rules=position.game.rules,
+        settings=settings,
+        weights=evaluator.weight_array,
+        windows=evaluator.windows,
+        move_buf=buffers.move,
+    )
+    return float(value) + 0.0, int(settings[S_NODES])
 
 
 def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> dict[Action, float]:
@@ -382,12 +453,11 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
     """
     _check_budgets(position, evaluator, depth, None, None, None, radius)
     buffers = _Buffers(position)
-    stats = np.zeros(nm.N_STATS, dtype=np.int64)
-    params = _params(position, evaluator, None, radius, False, False, 0, False)
+    settings = _array_settings(position, evaluator, None, radius)
     board, heights = position._board.copy(), position._heights.copy()
     game = position.game
     moves = np.zeros(game.n_actions, dtype=np.int64)
-    n = nm._generate(board, heights, position.ply, params, moves)
+    n = nm._generate(board, heights, position.ply, game.rules, settings[S_RADIUS], moves)
     scores: dict[Action, float] = {}
     for action in (int(a) for a in moves[:n]):
         child = position.copy()
@@ -395,8 +465,8 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
         if child.winner is not None:
             scores[action] = WIN_SCORE - 1
             continue
-        value = nm._minimax(child._board, child._heights, child.ply, 1, depth - 1, params, evaluator.weight_array,
-                            evaluator.windows, buffers.move, stats)  # fmt: skip
+        value = nm._minimax(child._board, child._heights, child.ply, 1, depth - 1, game.rules, settings,
+                            evaluator.weight_array, evaluator.windows, buffers.move)  # fmt: skip
         scores[action] = -float(value) + 0.0
     return scores
 

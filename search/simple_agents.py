@@ -68,6 +68,7 @@ from numba import njit
 from games import Action, Position
 from games._board import _DIRECTIONS, _action_cell, _playable, _wins_through
 from games._jit import JIT
+from games._rules import Rules
 from games.checks import check_seed
 
 # ----------------------------------------------------------------- kernels
@@ -86,22 +87,23 @@ def _is_legal(board: np.ndarray, heights: np.ndarray, rows: int, gravity: bool, 
 
 
 @njit(**JIT)
-def _wins_at(board: np.ndarray, rows: int, cols: int, k: int, cell: int, stone: int) -> bool:
-    """True if ``stone`` on the empty ``cell`` would make k or more in a row."""
+def _wins_at(board: np.ndarray, rules: Rules, cell: int, stone: int) -> bool:
+    """True if ``stone`` on the empty ``cell`` would win (the game's win test)."""
     board[cell] = stone
-    won: bool = _wins_through(board, rows, cols, k, cell)
+    won: bool = _wins_through(board, rules, cell)
     board[cell] = 0
     return won
 
 
 @njit(**JIT)
 def _is_threat(
-    board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, cell: int, stone: int
+    board: np.ndarray, heights: np.ndarray, rules: Rules, cell: int, stone: int
 ) -> bool:
     """True if ``cell`` is playable now and ``stone`` would win there."""
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     if not _playable(board, heights, rows, cols, gravity, cell):
         return False  # taken, or an empty cell higher up its column
-    return bool(_wins_at(board, rows, cols, k, cell, stone))
+    return bool(_wins_at(board, rules, cell, stone))
 
 
 @njit(**JIT)
@@ -114,13 +116,14 @@ def _in_star(cols: int, k: int, centre: int, cell: int) -> bool:
 
 @njit(**JIT)
 def _star_threats(
-    board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, stone: int, a: int, b: int
+    board: np.ndarray, heights: np.ndarray, rules: Rules, stone: int, a: int, b: int
 ) -> int:
     """Count the distinct threats of ``stone`` in the stars of cells ``a`` and ``b`` (``b = -1``: ``a`` only).
 
     Precondition: no threat existed before the stones on ``a`` and ``b``
     landed, so every threat now lies in their stars (module docstring).
     """
+    rows, cols, k = rules.rows, rules.cols, rules.k
     count = 0
     for centre, other in ((a, -1), (b, a)):
         if centre < 0:
@@ -139,21 +142,22 @@ def _star_threats(
                     # for the test below to skip exactly what was counted.
                     if other >= 0 and _in_star(cols, k, other, cell):
                         continue  # already counted in the star of ``a``
-                    if _is_threat(board, heights, rows, cols, k, gravity, cell, stone):
+                    if _is_threat(board, heights, rules, cell, stone):
                         count += 1
     return count
 
 
 @njit(**JIT)
 def _winning_actions(
-    board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, stone: int, out: np.ndarray
+    board: np.ndarray, heights: np.ndarray, rules: Rules, stone: int, out: np.ndarray
 ) -> int:
     """Mark in ``out`` the legal actions with which ``stone`` wins at once; return how many."""
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     n = 0
     for action in range(out.shape[0]):
         out[action] = 0
         if _is_legal(board, heights, rows, gravity, action):
-            if _wins_at(board, rows, cols, k, _action_cell(action, heights, rows, cols, gravity), stone):
+            if _wins_at(board, rules, _action_cell(action, heights, rows, cols, gravity), stone):
                 out[action] = 1
                 n += 1
     return n
@@ -161,13 +165,14 @@ def _winning_actions(
 
 @njit(**JIT)
 def _safe_actions(
-    board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, stone: int, out: np.ndarray
+    board: np.ndarray, heights: np.ndarray, rules: Rules, stone: int, out: np.ndarray
 ) -> int:
     """Mark the legal actions after which the opponent cannot win at once (all legal ones if none is); return how many.
 
     Called once the opponent has no threat, so only the cell above a move,
     which gravity makes playable, can become one.
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     n = 0
     legal = 0
     for action in range(out.shape[0]):
@@ -177,7 +182,7 @@ def _safe_actions(
         legal += 1
         cell = _action_cell(action, heights, rows, cols, gravity)
         above = cell - cols
-        if not (gravity and above >= 0 and _wins_at(board, rows, cols, k, above, 3 - stone)):
+        if not (gravity and above >= 0 and _wins_at(board, rules, above, 3 - stone)):
             out[action] = 1
             n += 1
     if n == 0:  # every move loses: play on anyway
@@ -191,10 +196,7 @@ def _safe_actions(
 def _fork_actions(
     board: np.ndarray,
     heights: np.ndarray,
-    rows: int,
-    cols: int,
-    k: int,
-    gravity: bool,
+    rules: Rules,
     stone: int,
     allowed: np.ndarray,
     out: np.ndarray,
@@ -203,6 +205,7 @@ def _fork_actions(
 
     Precondition: neither player has a threat now.
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     n = 0
     for action in range(out.shape[0]):
         out[action] = 0
@@ -210,7 +213,7 @@ def _fork_actions(
             cell = _action_cell(action, heights, rows, cols, gravity)
             board[cell] = stone
             heights[action % cols] += 1  # ``action % cols`` is the column under both rules
-            if _star_threats(board, heights, rows, cols, k, gravity, stone, cell, -1) >= 2:
+            if _star_threats(board, heights, rules, stone, cell, -1) >= 2:
                 out[action] = 1
                 n += 1
             board[cell] = 0
@@ -222,10 +225,7 @@ def _fork_actions(
 def _dangers(
     board: np.ndarray,
     heights: np.ndarray,
-    rows: int,
-    cols: int,
-    k: int,
-    gravity: bool,
+    rules: Rules,
     stone: int,
     cell: int,
     replies: np.ndarray,
@@ -235,6 +235,7 @@ def _dangers(
     A reply that wins outright counts ``replies.shape[0]`` dangers, more than all forks together.
     Precondition: neither player has a threat before the stone on ``cell``.
     """
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     enemy = 3 - stone
     danger = 0
     board[cell] = stone
@@ -243,13 +244,13 @@ def _dangers(
         if not (replies[reply] and _is_legal(board, heights, rows, gravity, reply)):
             continue
         target = _action_cell(reply, heights, rows, cols, gravity)
-        if _wins_at(board, rows, cols, k, target, enemy):
+        if _wins_at(board, rules, target, enemy):
             danger += replies.shape[0]
             continue
         board[target] = enemy
         heights[target % cols] += 1
-        if _star_threats(board, heights, rows, cols, k, gravity, enemy, target, cell) >= 2:
-            if _star_threats(board, heights, rows, cols, k, gravity, stone, cell, target) == 0:
+        if _star_threats(board, heights, rules, enemy, target, cell) >= 2:
+            if _star_threats(board, heights, rules, stone, cell, target) == 0:
                 danger += 1
         board[target] = 0
         heights[target % cols] -= 1
@@ -260,17 +261,18 @@ def _dangers(
 
 @njit(**JIT)
 def _fork_defences(
-    board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int, gravity: bool, stone: int,
+    board: np.ndarray, heights: np.ndarray, rules: Rules, stone: int,
     allowed: np.ndarray, replies: np.ndarray, out: np.ndarray,
 ) -> int:  # fmt: skip
     """Mark the ``allowed`` legal actions with the fewest :func:`_dangers`; return how many."""
+    rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     best = -1
     n = 0
     for action in range(out.shape[0]):
         out[action] = 0
         if not (allowed[action] and _is_legal(board, heights, rows, gravity, action)):
             continue
-        danger = _dangers(board, heights, rows, cols, k, gravity, stone, _action_cell(action, heights, rows, cols, gravity), replies)
+        danger = _dangers(board, heights, rules, stone, _action_cell(action, heights, rows, cols, gravity), replies)
         if best < 0 or danger < best:
             best = danger
             out[:action] = 0
@@ -308,15 +310,13 @@ def _window_counts(board: np.ndarray, rows: int, cols: int, k: int, cell: int, s
 def _most_ways(
     board: np.ndarray,
     heights: np.ndarray,
-    rows: int,
-    cols: int,
-    k: int,
-    gravity: bool,
+    rules: Rules,
     stone: int,
     candidates: np.ndarray,
     out: np.ndarray,
 ) -> int:
     """Write into ``out`` the ``candidates`` with the most (ways, own stones); return how many."""
+    rows, cols, k, gravity = rules.rows, rules.cols, rules.k, rules.gravity
     best_ways, best_own = -1, -1
     n = 0
     for action in range(candidates.shape[0]):
@@ -346,25 +346,25 @@ class Rule(IntEnum):
 def _rule_mask(board: np.ndarray, heights: np.ndarray, position: Position) -> tuple[Rule, np.ndarray]:
     """The first rule that applies and the mask of the moves it allows (``board``/``heights`` are scratch copies)."""
     game = position.game
-    dims = (game.rows, game.cols, game.k, game.gravity)
+    rules = game.rules
     me = 1 + position.to_move
     mask = np.zeros(game.n_actions, dtype=np.int8)
-    if _winning_actions(board, heights, *dims, me, mask):
+    if _winning_actions(board, heights, rules, me, mask):
         return Rule.WIN, mask
-    if _winning_actions(board, heights, *dims, 3 - me, mask):
+    if _winning_actions(board, heights, rules, 3 - me, mask):
         return Rule.BLOCK, mask
     # From here on neither side has a threat: the star kernels' precondition.
     safe = np.empty_like(mask)
-    _safe_actions(board, heights, *dims, me, safe)
-    if _fork_actions(board, heights, *dims, me, safe, mask):
+    _safe_actions(board, heights, rules, me, safe)
+    if _fork_actions(board, heights, rules, me, safe, mask):
         return Rule.FORK, mask
     legal = position.legal_mask()
-    if _fork_actions(board, heights, *dims, 3 - me, legal, mask):
+    if _fork_actions(board, heights, rules, 3 - me, legal, mask):
         # Without gravity our stone only removes enemy threats, so the only
         # replies that can fork are today's fork cells; with gravity a reply
         # in our column lands elsewhere, so every reply is examined.
         replies = legal if game.gravity else mask.copy()
-        _fork_defences(board, heights, *dims, me, safe, replies, mask)
+        _fork_defences(board, heights, rules, me, safe, replies, mask)
         return Rule.BLOCK_FORK, mask
     return Rule.WAYS, safe
 
@@ -377,7 +377,7 @@ def _best_candidates(position: Position) -> tuple[Rule, np.ndarray]:
     rule, mask = _rule_mask(board, heights, position)
     game = position.game
     out = np.empty(game.n_actions, dtype=np.int64)
-    n = _most_ways(board, heights, game.rows, game.cols, game.k, game.gravity, 1 + position.to_move, mask, out)
+    n = _most_ways(board, heights, game.rules, 1 + position.to_move, mask, out)
     return rule, out[:n]
 
 

@@ -150,9 +150,21 @@ class Solver:
         self._work[-1, 0] = 0
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
         started = time.perf_counter()
-        score = ks._solve(current, mask, position.ply, weak, game.rows, game.cols, game.k, game.gravity, self._board,
-                          self._bottom, self._order, self._tt, self._tt_bits, self._stamp, self._work,
-                          self._nodes_stack)  # fmt: skip
+        score = ks._solve(
+            current=current,
+            mask=mask,
+            ply=position.ply,
+            weak=weak,
+            rules=game.rules,
+            board=self._board,
+            bottom=self._bottom,
+            order=self._order,
+            tt=self._tt,
+            tt_bits=self._tt_bits,
+            stamp=self._stamp,
+            work=self._work,
+            nodes=self._nodes_stack,
+        )
         self._seconds += time.perf_counter() - started
         self._nodes += int(self._work[-1, 0])
         return int(np.sign(score)) if weak else int(score)

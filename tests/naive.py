@@ -8,7 +8,7 @@ consecutive equal stones.  Tests compare the fast core against this.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 
 @dataclass
@@ -21,6 +21,13 @@ class NaiveGame:
     gravity: bool
     grid: list[list[int]] = field(default_factory=list)
     moves: list[int] = field(default_factory=list)
+    exact_k: bool = False
+    """The exact-k rule: a maximal run of exactly ``k`` wins, a longer one does not."""
+
+    @classmethod
+    def of(cls, game: Any) -> "NaiveGame":
+        """The empty board of a :class:`games.KInARow` (its sizes and rule variant)."""
+        return cls(game.rows, game.cols, game.k, game.gravity, exact_k=game.exact_k)
 
     def __post_init__(self) -> None:
         if not self.grid:
@@ -30,16 +37,28 @@ class NaiveGame:
     def to_move(self) -> int:
         return len(self.moves) % 2
 
+    def stone_at(self, r: int, c: int) -> int:
+        """The stone on (r, c), 0 if empty or off the board."""
+        return self.grid[r][c] if 0 <= r < self.rows and 0 <= c < self.cols else 0
+
     def winner(self) -> Optional[int]:
-        """The player (0/1) with k in a row anywhere, or None."""
+        """The player (0/1) with a winning line anywhere, or None.
+
+        Every maximal run is measured from its first stone: ``k`` or more
+        wins, or exactly ``k`` under the exact-k rule.
+        """
         for r in range(self.rows):
             for c in range(self.cols):
                 stone = self.grid[r][c]
                 if stone == 0:
                     continue
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                    cells = [(r + i * dr, c + i * dc) for i in range(self.k)]
-                    if all(0 <= rr < self.rows and 0 <= cc < self.cols and self.grid[rr][cc] == stone for rr, cc in cells):
+                    if self.stone_at(r - dr, c - dc) == stone:
+                        continue  # not the first stone of its run
+                    length = 0
+                    while self.stone_at(r + length * dr, c + length * dc) == stone:
+                        length += 1
+                    if length == self.k or (length > self.k and not self.exact_k):
                         return stone - 1
         return None
 
@@ -66,7 +85,7 @@ class NaiveGame:
             grid[row][action] = self.to_move + 1
         else:
             grid[action // self.cols][action % self.cols] = self.to_move + 1
-        return NaiveGame(self.rows, self.cols, self.k, self.gravity, grid, self.moves + [action])
+        return NaiveGame(self.rows, self.cols, self.k, self.gravity, grid, self.moves + [action], self.exact_k)
 
     def flat(self) -> list[int]:
         return [v for row in self.grid for v in row]

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from games import MAX_SIDE, Connect4, _bits, random_playouts
 from games._rng import new_state
+from games._rules import make_rules
 from tests.naive import NaiveGame
 
 
@@ -22,27 +23,27 @@ def bitboard_shapes(draw: st.DrawFn, max_side: int = 64) -> tuple[int, int, int]
     return rows, cols, draw(st.integers(2, max(rows, cols)))
 
 
-@settings(max_examples=400, deadline=None)
-@given(bitboard_shapes(), st.data())
-def test_has_run_matches_a_full_board_scan(shape: tuple[int, int, int], data: st.DataObject) -> None:
-    """Any set of stones (not only reachable ones): the run test equals scanning every line."""
+@settings(max_examples=600, deadline=None)
+@given(bitboard_shapes(), st.data(), st.booleans())
+def test_has_run_matches_a_full_board_scan(shape: tuple[int, int, int], data: st.DataObject, exact_k: bool) -> None:
+    """Any set of stones (not only reachable ones): the run test equals scanning every line, under both rules."""
     rows, cols, k = shape
     cells = data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols))
     grid = [[1 if cells[r * cols + c] else 0 for c in range(cols)] for r in range(rows)]
-    ref = NaiveGame(rows, cols, k, True, grid)
+    ref = NaiveGame(rows, cols, k, True, grid, exact_k=exact_k)
     stones = np.uint64(0)
     for r in range(rows):  # grid row 0 is the top; bitboard row 0 is the bottom
         for c in range(cols):
             if grid[r][c]:
                 stones |= np.uint64(1) << np.uint64(c * (rows + 1) + rows - 1 - r)
-    assert bool(_bits._has_run(stones, rows, cols, k)) == (ref.winner() is not None)
+    assert bool(_bits._has_run(stones, make_rules(rows, cols, k, True, exact_k))) == (ref.winner() is not None)
 
 
 @settings(max_examples=100, deadline=None)
-@given(bitboard_shapes(max_side=MAX_SIDE), st.integers(0, 2**63))
-def test_bitboard_playouts_replay_the_array_playouts(shape: tuple[int, int, int], seed: int) -> None:
-    """Same seed, same game on both representations: moves, winners and draws agree."""
-    game = Connect4(*shape)
+@given(bitboard_shapes(max_side=MAX_SIDE), st.integers(0, 2**63), st.booleans())
+def test_bitboard_playouts_replay_the_array_playouts(shape: tuple[int, int, int], seed: int, exact_k: bool) -> None:
+    """Same seed, same game on both representations, under both rules: moves, winners and draws agree."""
+    game = Connect4(*shape, exact_k=exact_k)
     assert random_playouts(game, 20, seed, bitboard=True) == random_playouts(game, 20, seed, bitboard=False)
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import CONNECT4, TIC_TAC_TOE, Connect4, KInARow
-from games._bits import _from_board
+from games._bits import _from_board, _winning_cells
 from games._board import _wins_through
 from heuristics import NAMES, Evaluator, get_spec
 from heuristics._c4_bits import C_BOARD, _evaluate_bits, constants
@@ -16,7 +16,6 @@ from heuristics._c4_bits import fits as c4_fits
 from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
 from search import WIN_SCORE, TranspositionTable, minimax, plies_to_end, search
-from search._bitops import _winning_squares
 from search.engine import _search, _uses_bitboards
 from tests.positions import random_position
 
@@ -75,8 +74,12 @@ def test_the_array_kernel_still_searches_gravity_boards_that_do_not_fit(seed: in
     assert result.score == expected or (result.depth < depth and plies_to_end(result.score) is not None)
 
 
-@pytest.mark.parametrize("game", FITTING + [Connect4(6, 7, 2), Connect4(4, 12, 6)], ids=str)
-def test_winning_squares_are_the_empty_squares_that_win(game: KInARow) -> None:
+WINNING_CELL_GAMES = FITTING + [Connect4(6, 7, 2), Connect4(4, 12, 6), Connect4(exact_k=True), Connect4(6, 7, 3, exact_k=True),
+                                Connect4(4, 12, 2, exact_k=True)]  # fmt: skip
+
+
+@pytest.mark.parametrize("game", WINNING_CELL_GAMES, ids=str)
+def test_winning_cells_are_the_empty_cells_that_win(game: KInARow) -> None:
     rng = np.random.default_rng(sum(map(ord, str(game))))
     for _ in range(60):
         pos = random_position(game, int(rng.integers(2**32)))
@@ -84,12 +87,12 @@ def test_winning_squares_are_the_empty_squares_that_win(game: KInARow) -> None:
         current, mask = bitboard(game, board, pos.ply)
         empty = constants(game.rows, game.cols)[C_BOARD] & ~mask  # the sentinels and bits past the board are not squares
         for stones, player in ((current, 1 + pos.to_move), (current ^ mask, 2 - pos.to_move)):
-            found = _winning_squares(stones, game.rows, game.cols, game.k) & empty
+            found = _winning_cells(stones, game.rules) & empty
             expected = set()
             for cell in range(game.n_cells):
                 if board[cell] == 0:
                     board[cell] = player
-                    if _wins_through(board, game.rows, game.cols, game.k, cell):
+                    if _wins_through(board, game.rules, cell):
                         row, col = divmod(cell, game.cols)
                         expected.add(col * (game.rows + 1) + game.rows - 1 - row)
                     board[cell] = 0

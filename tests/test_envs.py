@@ -146,7 +146,7 @@ def test_episodes_agree_with_the_naive_rules(shape: int, opponent_kind: str, sid
         return int(rng.choice(np.flatnonzero(mask)))
 
     env = KInARowEnv(game, opponent="random" if opponent_kind == "random" else random_reply, agent_plays=side)
-    naive = NaiveGame(game.rows, game.cols, game.k, game.gravity)
+    naive = NaiveGame.of(game)
     obs, info = env.reset(seed=seed)
     me = info["agent_player"]
     if info["opponent_action"] >= 0:

@@ -43,8 +43,33 @@ def test_tic_tac_toe_games_and_positions() -> None:
     ],
 )
 def test_perft_matches_brute_force(game: KInARow, depth: int) -> None:
-    expected = naive_perft(NaiveGame(game.rows, game.cols, game.k, game.gravity), depth)
+    expected = naive_perft(NaiveGame.of(game), depth)
     assert [(r.sequences, r.positions) for r in perft(game, depth)] == expected
+
+
+# The exact-k rule (an overline does not win) on shapes where overlines happen within the walk.
+EXACT_K_GAMES = [
+    (Connect4(3, 3, 2, exact_k=True), 9),
+    (Connect4(2, 6, 2, exact_k=True), 12),
+    (Connect4(4, 4, 3, exact_k=True), 8),
+    (MNK(1, 7, 2, exact_k=True), 7),
+    (MNK(3, 3, 2, exact_k=True), 6),
+    (MNK(1, 7, 3, exact_k=True), 7),
+]
+
+
+@pytest.mark.parametrize("game, depth", EXACT_K_GAMES, ids=lambda v: str(v))
+def test_exact_k_perft_matches_brute_force_and_differs_from_freestyle(game: KInARow, depth: int) -> None:
+    counts = [(r.sequences, r.positions, r.wins, r.draws) for r in perft(game, depth)]
+    expected = naive_perft(NaiveGame.of(game), depth)
+    assert [(s, p) for s, p, _, _ in counts] == expected
+    freestyle = type(game)(game.rows, game.cols, game.k)
+    assert counts != [(r.sequences, r.positions, r.wins, r.draws) for r in perft(freestyle, depth)]
+
+
+@pytest.mark.parametrize("game, depth", [(g, d) for g, d in EXACT_K_GAMES if g.uses_bitboard], ids=lambda v: str(v))
+def test_exact_k_bitboard_and_array_walks_agree(game: KInARow, depth: int) -> None:
+    assert perft(game, depth, bitboard=True) == perft(game, depth, bitboard=False)
 
 
 @pytest.mark.parametrize("game, depth", [(Connect4(4, 4, 3), 16), (Connect4(3, 5, 3), 15), (Connect4(5, 4, 4), 10)])

@@ -37,7 +37,7 @@ def games_and_choices(draw: st.DrawFn) -> tuple[KInARow, list[int]]:
 
 
 def naive_of(game: KInARow) -> NaiveGame:
-    return NaiveGame(game.rows, game.cols, game.k, game.gravity)
+    return NaiveGame.of(game)
 
 
 def assert_same(pos: Position, ref: NaiveGame) -> None:
