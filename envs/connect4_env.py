@@ -82,6 +82,7 @@ class Connect4Env(KInARowEnv):
     ```
 
     * ``rows``, ``cols``, ``k``: board size and line length (6, 7, 4).
+    * ``exact_k``: the exact-k rule, an overline (more than ``k``) does not win (default False).
     * ``opponent``: ``"random"``, ``"rules"``, ``"alphabeta:key=value,..."``,
       ``"minimax:depth=3"``, any other :func:`search.agents.make_agent` spec,
       a weight file path (a tuned agent), an agent object, or a callable
@@ -106,5 +107,6 @@ class Connect4Env(KInARowEnv):
     * v0: initial release.
     """
 
-    def __init__(self, rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, **options: Any) -> None:
-        super().__init__(Connect4(rows, cols, k), **options)
+    def __init__(self, rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, exact_k: bool = False,
+                 **options: Any) -> None:  # fmt: skip
+        super().__init__(Connect4(rows, cols, k, exact_k), **options)

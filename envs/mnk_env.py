@@ -75,7 +75,9 @@ class MNKEnv(KInARowEnv):
     ```
 
     ``rows``, ``cols`` and ``k`` are required for ``MNK-v0`` (TicTacToe and
-    Gomoku fix them); every other argument is the one of
+    Gomoku fix them); ``exact_k=True`` plays the exact-k rule (an overline
+    does not win: standard gomoku is ``gym.make("alphabeta/Gomoku-v0",
+    exact_k=True)``); every other argument is the one of
     :class:`envs.Connect4Env`: ``opponent``, ``agent_plays``,
     ``illegal_action``, ``illegal_reward``, ``dict_obs``, ``render_mode``,
     and ``reset(options={"opponent": ..., "agent_plays": ...})``.
@@ -85,8 +87,8 @@ class MNKEnv(KInARowEnv):
     * v0: initial release.
     """
 
-    def __init__(self, rows: int, cols: int, k: int, **options: Any) -> None:
-        super().__init__(MNK(rows, cols, k), **options)
+    def __init__(self, rows: int, cols: int, k: int, exact_k: bool = False, **options: Any) -> None:
+        super().__init__(MNK(rows, cols, k, exact_k), **options)
 
 
 class TicTacToeEnv(MNKEnv):

@@ -234,14 +234,15 @@ class KInARowVectorEnv(VectorEnv):
         return infos
 
 
-def connect4_vector_env(num_envs: int, rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, **options: Any) -> KInARowVectorEnv:
+def connect4_vector_env(num_envs: int, rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, exact_k: bool = False,
+                        **options: Any) -> KInARowVectorEnv:  # fmt: skip
     """The vector entry point of ``alphabeta/Connect4-v0``."""
-    return KInARowVectorEnv(Connect4(rows, cols, k), num_envs, **options)
+    return KInARowVectorEnv(Connect4(rows, cols, k, exact_k), num_envs, **options)
 
 
-def mnk_vector_env(num_envs: int, rows: int, cols: int, k: int, **options: Any) -> KInARowVectorEnv:
+def mnk_vector_env(num_envs: int, rows: int, cols: int, k: int, exact_k: bool = False, **options: Any) -> KInARowVectorEnv:
     """The vector entry point of ``alphabeta/MNK-v0``."""
-    return KInARowVectorEnv(MNK(rows, cols, k), num_envs, **options)
+    return KInARowVectorEnv(MNK(rows, cols, k, exact_k), num_envs, **options)
 
 
 def tictactoe_vector_env(num_envs: int, **options: Any) -> KInARowVectorEnv:
@@ -249,6 +250,6 @@ def tictactoe_vector_env(num_envs: int, **options: Any) -> KInARowVectorEnv:
     return KInARowVectorEnv(TIC_TAC_TOE, num_envs, **options)
 
 
-def gomoku_vector_env(num_envs: int, **options: Any) -> KInARowVectorEnv:
-    """The vector entry point of ``alphabeta/Gomoku-v0``."""
-    return KInARowVectorEnv(GOMOKU, num_envs, **options)
+def gomoku_vector_env(num_envs: int, exact_k: bool = False, **options: Any) -> KInARowVectorEnv:
+    """The vector entry point of ``alphabeta/Gomoku-v0`` (``exact_k=True``: standard gomoku)."""
+    return KInARowVectorEnv(MNK(GOMOKU.rows, GOMOKU.cols, GOMOKU.k, exact_k), num_envs, **options)

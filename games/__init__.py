@@ -28,12 +28,13 @@ from games.rules import (
     Action,
     Connect4,
     KInARow,
+    game_from_record,
     make_game,
 )
 
 __all__ = [
     "Action", "C4_COLS", "C4_K", "C4_ROWS", "CONNECT4", "Connect4", "GAME_KINDS", "GOMOKU", "GameError",
     "IllegalMoveError", "InvalidGameError", "KInARow", "MAX_SIDE", "MNK", "NotationError", "PerftRow",
-    "Player", "PlayoutStats", "Position", "TIC_TAC_TOE", "make_game", "perft", "random_playout",
+    "Player", "PlayoutStats", "Position", "TIC_TAC_TOE", "game_from_record", "make_game", "perft", "random_playout",
     "random_playouts",
 ]  # fmt: skip

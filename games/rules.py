@@ -109,6 +109,18 @@ class KInARow(ABC):
         variant = ", exact_k=True" if self.exact_k else ""  # the default rule stays out of the way
         return f"{type(self).__name__}(rows={self.rows}, cols={self.cols}, k={self.k}{variant})"
 
+    def to_record(self) -> dict[str, object]:
+        """The game as a JSON object: kind and sizes, and ``exact_k`` only when set (so older files stay as they were).
+
+        Example:
+            >>> MNK(15, 15, 5, exact_k=True).to_record()
+            {'kind': 'mnk', 'rows': 15, 'cols': 15, 'k': 5, 'exact_k': True}
+        """
+        record: dict[str, object] = {"kind": self.kind, "rows": self.rows, "cols": self.cols, "k": self.k}
+        if self.exact_k:
+            record["exact_k"] = True
+        return record
+
     @property
     def rule_suffix(self) -> str:
         """``" exact"`` under the exact-k rule, else empty (for names and tables)."""
@@ -289,6 +301,24 @@ GOMOKU = MNK(15, 15, 5)
 """Freestyle gomoku: 15x15, five or more in a row wins."""
 
 GAME_KINDS = ("connect4", "mnk", "tictactoe", "gomoku")
+_RECORD_KEYS = {"kind", "rows", "cols", "k"}
+
+
+def game_from_record(raw: object) -> KInARow:
+    """The game a :meth:`KInARow.to_record` object describes (weight files, label sets, run headers).
+
+    Raises:
+        InvalidGameError: not an object with exactly kind, rows, cols, k (and
+            optionally exact_k), an unknown kind, or bad sizes.
+    """
+    if not isinstance(raw, dict) or not _RECORD_KEYS <= set(raw) <= _RECORD_KEYS | {"exact_k"}:
+        raise InvalidGameError(f"game {raw!r} must be an object with exactly kind, rows, cols, k (and optionally exact_k)")
+    if raw["kind"] not in ("connect4", "mnk"):
+        raise InvalidGameError(f"game kind {raw['kind']!r} is not 'connect4' or 'mnk'")
+    exact_k = raw.get("exact_k", False)
+    if not isinstance(exact_k, bool):
+        raise InvalidGameError(f"game exact_k={exact_k!r} is not a bool: exact_k must be true or false")
+    return make_game(raw["kind"], raw["rows"], raw["cols"], raw["k"], exact_k=exact_k)
 
 
 def make_game(

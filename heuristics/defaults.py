@@ -31,7 +31,9 @@ def game_tag(game: KInARow) -> str:
         >>> game_tag(CONNECT4), game_tag(MNK(9, 9, 5))
         ('connect4', 'mnk-9x9x5')
     """
-    return next((tag for tag, preset in PRESET_GAMES.items() if preset == game), f"{game.kind}-{game.rows}x{game.cols}x{game.k}")
+    variant = "-exact" if game.exact_k else ""
+    return next((tag for tag, preset in PRESET_GAMES.items() if preset == game),
+                f"{game.kind}-{game.rows}x{game.cols}x{game.k}{variant}")  # fmt: skip
 
 
 def default_weight_files() -> dict[str, WeightFile]:

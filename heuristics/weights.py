@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
-from games import InvalidGameError, KInARow, make_game
+from games import InvalidGameError, KInARow, game_from_record
 from games.checks import INT64_MAX, check_optional_positive, is_integer, is_real, shown
 from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
@@ -143,7 +143,7 @@ class WeightFile:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to disk."""
-        game = {"kind": self.game.kind, "rows": self.game.rows, "cols": self.game.cols, "k": self.game.k}
+        game = self.game.to_record()
         data: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "game": game, "heuristic": self.heuristic,
             "weights": dict(self.weights), "search": {name: getattr(self.search, name) for name in _SEARCH_FIELDS},
@@ -271,12 +271,8 @@ def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFi
 
 
 def _game_from_json(raw: Any, fail: Any) -> KInARow:
-    if not isinstance(raw, dict) or set(raw) != {"kind", "rows", "cols", "k"}:
-        raise fail("game", "must be an object with exactly kind, rows, cols, k")
-    if raw["kind"] not in ("connect4", "mnk"):
-        raise fail("game.kind", f"{raw['kind']!r} is not 'connect4' or 'mnk'")
     try:
-        return make_game(raw["kind"], raw["rows"], raw["cols"], raw["k"])
+        return game_from_record(raw)
     except InvalidGameError as exc:
         raise fail("game", str(exc)) from None
 

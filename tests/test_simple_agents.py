@@ -250,21 +250,21 @@ def test_fork_and_danger_kernels_match_full_board_scans(shape: int, seed: int) -
     if not threat_free(pos):
         return  # rules 1 and 2 decide such positions; the kernels are never asked
     board, heights = pos._board.copy(), pos._heights.copy()
-    dims = (game.rows, game.cols, game.k, game.gravity)
+    rules = game.rules
     legal = pos.legal_mask()
     for stone in (1, 2):
         mask = np.zeros(game.n_actions, dtype=np.int8)
-        _fork_actions(board, heights, *dims, stone, legal, mask)
+        _fork_actions(board, heights, rules, stone, legal, mask)
         assert np.flatnonzero(mask).tolist() == naive_forks(pos, stone)
     # Rule 4 as the agent runs it: without gravity only today's enemy fork
     # cells are examined as replies; the naive count tries every reply.
     me = 1 + pos.to_move
     forks = np.zeros(game.n_actions, dtype=np.int8)
-    _fork_actions(board, heights, *dims, 3 - me, legal, forks)
+    _fork_actions(board, heights, rules, 3 - me, legal, forks)
     replies = legal if game.gravity else forks
     for action in pos.legal_moves():
         cell = (game.rows - 1 - int(heights[action])) * game.cols + action if game.gravity else action
-        assert _dangers(board, heights, *dims, me, cell, replies) == naive_dangers(pos, me, action)
+        assert _dangers(board, heights, rules, me, cell, replies) == naive_dangers(pos, me, action)
     assert np.array_equal(board, pos._board) and np.array_equal(heights, pos._heights)
 
 
@@ -275,7 +275,7 @@ def test_a_fork_reply_that_gives_us_a_threat_above_it_is_no_danger() -> None:
     pos = game.position("424422")
     board, heights = pos._board.copy(), pos._heights.copy()
     cells = [(game.rows - 1 - int(heights[a])) * game.cols + a for a in range(game.cols)]
-    dangers = [_dangers(board, heights, game.rows, game.cols, game.k, True, 1, c, pos.legal_mask()) for c in cells]
+    dangers = [_dangers(board, heights, game.rules, 1, c, pos.legal_mask()) for c in cells]
     assert dangers == [naive_dangers(pos, 1, a) for a in range(game.cols)] == [0, 0, 4, 0]
 
 
@@ -289,7 +289,7 @@ def test_threats_after_two_stones_lie_in_their_stars(shape: int, seed: int) -> N
     pos = random_position(game, seed)
     if not threat_free(pos):
         return
-    dims = (game.rows, game.cols, game.k, game.gravity)
+    rules = game.rules
     pos.play(pos.legal_moves()[seed % len(pos.legal_moves())])
     first = int(pos._history[pos.ply - 1])
     for reply in pos.legal_moves():
@@ -298,7 +298,7 @@ def test_threats_after_two_stones_lie_in_their_stars(shape: int, seed: int) -> N
             second = int(pos._history[pos.ply - 1])
             for stone in (1, 2):
                 expected = _threats(_grid(pos), game.k, game.gravity, game.n_actions, stone)
-                assert _star_threats(pos._board, pos._heights, *dims, stone, first, second) == expected
+                assert _star_threats(pos._board, pos._heights, rules, stone, first, second) == expected
         pos.undo()
 
 

@@ -65,7 +65,7 @@ class Setup:
 
 def prepare(config: TuneConfig) -> Setup:
     """Check everything and build the run's pieces; raises ValueError (or a domain error) with a one-line message."""
-    game = make_game(config.game, config.rows, config.cols, config.k)
+    game = make_game(config.game, config.rows, config.cols, config.k, exact_k=config.exact_k)
     heuristic = config.heuristic or TUNED_HEURISTIC
     get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
     opponents, depth, branching = _opponents(config, game, heuristic)
@@ -158,7 +158,7 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
 def _study_attrs(setup: Setup) -> dict[str, Any]:
     """The settings a study is created with; a resume must match them (the seed may differ)."""
     c, g = setup.config, setup.game
-    return {"game": f"{g.kind} {g.rows}x{g.cols} k={g.k}", "heuristic": setup.space.heuristic, "mode": c.mode,
+    return {"game": f"{g.kind} {g.rows}x{g.cols} k={g.k}{g.rule_suffix}", "heuristic": setup.space.heuristic, "mode": c.mode,
             "opponents": list(setup.opponents), "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed}  # fmt: skip
 
 

@@ -37,6 +37,7 @@ class TuneConfig:
 
     Attributes:
         game, rows, cols, k: the game (``connect4`` or ``mnk``; sizes default to the preset's).
+        exact_k: the exact-k rule (an overline does not win).
         heuristic: the evaluator to tune (default ``threats``).
         baseline: one weight file or agent spec the candidates play (a one-member gauntlet).
         opponents: the gauntlet: weight files and agent specs the candidates play in turn (default:
@@ -67,6 +68,7 @@ class TuneConfig:
     rows: Optional[int] = None
     cols: Optional[int] = None
     k: Optional[int] = None
+    exact_k: bool = False
     heuristic: Optional[str] = None
     baseline: Optional[str] = None
     opponents: Optional[tuple[str, ...]] = None

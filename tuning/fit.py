@@ -22,7 +22,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from games import make_game
+from games import game_from_record, make_game
 from heuristics import SearchSettings, WeightFile, get_spec, load_weights, save_weights
 from tuning.labels import default_path, load_labels
 from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
@@ -55,7 +55,7 @@ def package_version() -> str:
 
 def provenance(result: FitResult, data: Path, header: dict[str, Any], argv: Sequence[str]) -> dict[str, Any]:
     """The weight file's provenance for a fit of ``data`` (the shipped set named by its package path)."""
-    result_game = make_game(header["game"]["kind"], header["game"]["rows"], header["game"]["cols"], header["game"]["k"])
+    result_game = game_from_record(header["game"])
     return {
         "tool": "python -m tuning.fit " + " ".join(argv), "method": "texel (logistic regression on exact values)",
         "data": str(data) if data != default_path(result_game) else f"(shipped) tuning/data/{data.name}", "data_seed": header.get("seed"), "data_count": header.get("count"),

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
-from games import CONNECT4, Action, InvalidGameError, KInARow, Position, make_game
+from games import CONNECT4, Action, InvalidGameError, KInARow, Position, game_from_record, make_game
 from games.errors import GameError
 
 FORMAT = "alphabeta-gym-labels"
@@ -113,14 +113,14 @@ class LabelSet:
 
 def game_json(game: KInARow) -> dict[str, Any]:
     """The header's description of ``game``."""
-    return {"kind": game.kind, "rows": game.rows, "cols": game.cols, "k": game.k}
+    return game.to_record()
 
 
 def game_tag(game: KInARow) -> str:
     """``connect4-6x7`` or ``mnk-3x3x3``: the shipped file's name stem (k is 4 for every Connect-4 set)."""
     if game.kind == "connect4":
-        return f"connect4-{game.rows}x{game.cols}" + ("" if game.k == 4 else f"x{game.k}")
-    return f"mnk-{game.rows}x{game.cols}x{game.k}"
+        return f"connect4-{game.rows}x{game.cols}" + ("" if game.k == 4 else f"x{game.k}") + game.rule_suffix.replace(" ", "-")
+    return f"mnk-{game.rows}x{game.cols}x{game.k}" + game.rule_suffix.replace(" ", "-")
 
 
 def default_path(game: KInARow) -> Path:
@@ -170,8 +170,8 @@ def _header_game(header: Any, source: Path) -> KInARow:
         raise LabelFileError(f"{source}: version {header.get('version')!r} is not supported (this package reads {VERSION})")
     raw: Any = header.get("game")
     try:
-        return make_game(raw["kind"], raw["rows"], raw["cols"], raw["k"])
-    except (InvalidGameError, KeyError, TypeError):
+        return game_from_record(raw)
+    except InvalidGameError:
         raise LabelFileError(f"{source}: header field 'game' {raw!r} is not a game") from None
 
 

@@ -191,6 +191,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--rows", type=int)
     g.add_argument("--cols", type=int)
     g.add_argument("--k", type=int)
+    g.add_argument("--exact-k", action="store_true", help="the exact-k rule: an overline does not win")
     g.add_argument("--heuristic", help="evaluator to tune (default: threats, which covers every board)")
     g.add_argument("--opponents", nargs="+", metavar="SPEC",
                    help="the gauntlet: weight files (played at the node budget) and agent specs (played as written) "

@@ -10,9 +10,9 @@ from envs.pettingzoo._aec import KInARowAEC
 from games import C4_COLS, C4_K, C4_ROWS, Connect4
 
 
-def raw_env(rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, **options: Any) -> KInARowAEC:
+def raw_env(rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, exact_k: bool = False, **options: Any) -> KInARowAEC:
     """The unwrapped AEC env; ``options``: ``illegal_action``, ``illegal_reward``, ``render_mode`` (see :class:`KInARowAEC`)."""
-    return KInARowAEC(Connect4(rows, cols, k), name="connect4_v0", **options)
+    return KInARowAEC(Connect4(rows, cols, k, exact_k), name="connect4_v0", **options)
 
 
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:

@@ -10,11 +10,12 @@ from envs.pettingzoo._aec import KInARowAEC
 from games import TIC_TAC_TOE, make_game
 
 
-def raw_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[int] = None, **options: Any) -> KInARowAEC:
+def raw_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[int] = None, exact_k: bool = False,
+            **options: Any) -> KInARowAEC:  # fmt: skip
     """The unwrapped AEC env; ``options`` as for :class:`KInARowAEC`.
 
     Give all of ``rows``, ``cols`` and ``k`` (as ``alphabeta/MNK-v0`` needs),
-    or none for tic-tac-toe (3,3,3).
+    or none for tic-tac-toe (3,3,3); ``exact_k=True`` for the exact-k rule.
 
     Raises:
         InvalidGameError: some of ``rows``, ``cols``, ``k`` but not all (a
@@ -22,7 +23,7 @@ def raw_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[
     """
     if rows is None and cols is None and k is None:
         rows, cols, k = TIC_TAC_TOE.rows, TIC_TAC_TOE.cols, TIC_TAC_TOE.k
-    return KInARowAEC(make_game("mnk", rows, cols, k), name="mnk_v0", **options)
+    return KInARowAEC(make_game("mnk", rows, cols, k, exact_k=exact_k), name="mnk_v0", **options)
 
 
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
