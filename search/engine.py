@@ -465,8 +465,18 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
         if child.winner is not None:
             scores[action] = WIN_SCORE - 1
             continue
-        value = nm._minimax(child._board, child._heights, child.ply, 1, depth - 1, game.rules, settings,
-                            evaluator.weight_array, evaluator.windows, buffers.move)  # fmt: skip
+        value = nm._minimax(
+            board=child._board,
+            heights=child._heights,
+            stones=child.ply,
+            ply=1,
+            depth=depth - 1,
+            rules=game.rules,
+            settings=settings,
+            weights=evaluator.weight_array,
+            windows=evaluator.windows,
+            move_buf=buffers.move,
+        )
         scores[action] = -float(value) + 0.0
     return scores
 

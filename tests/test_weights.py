@@ -90,7 +90,7 @@ def edit(path: str, value: Any) -> Edit:
         (edit("version", 2), "version", "2 is not supported (this package reads version 1)"),
         (edit("format", "other"), "format", "'other' is not 'alphabeta-gym-weights'"),
         (edit("game.rows", 0), "game", "rows=0 is out of range"),
-        (edit("game.kind", "chess"), "game.kind", "'chess' is not 'connect4' or 'mnk'"),
+        (edit("game.kind", "chess"), "game", "kind 'chess' is not 'connect4' or 'mnk'"),
         (edit("game.k", "-"), "game", "exactly kind, rows, cols, k"),
         (edit("search.depth", -1), "search.depth", "-1 is not a positive integer or null"),
         (edit("search.branching", 2.5), "search.branching", "2.5 is not a positive integer or null"),
