@@ -35,7 +35,7 @@ from games import _bits
 from games._board import _legal_moves, _play, _undo
 from games._rng import zobrist_table
 from games.errors import IllegalMoveError
-from games.rules import Action, KInARow
+from games.rules import Action, KInARow, column_name
 
 Player = int
 """0 for the first player (``x``), 1 for the second (``o``)."""
@@ -238,14 +238,16 @@ class Position:
 
     def __str__(self) -> str:
         grid = self._board.reshape(self._rows, self._cols)
+        # m,n,k columns past z have two-letter names (aa, ab...): every cell is as wide as the longest name.
+        width = 1 if self.game.gravity else len(column_name(self._cols - 1))
         lines = []
         for r in range(self._rows):
-            cells = " ".join(STONE_SYMBOLS[v] for v in grid[r])
+            cells = " ".join(STONE_SYMBOLS[v].ljust(width) for v in grid[r])
             lines.append(cells if self.game.gravity else f"{cells} {self._rows - r}")
         if self.game.gravity:
             lines.append(" ".join(str((c + 1) % 10) for c in range(self._cols)))
         else:
-            lines.append(" ".join("abcdefghijklmnopqrstuvwxyz"[: self._cols]))
+            lines.append(" ".join(column_name(c).ljust(width) for c in range(self._cols)))
         if self._winner is not None:
             lines.append(f"{STONE_SYMBOLS[self._winner + 1]} won")
         elif self.is_draw():
@@ -255,4 +257,4 @@ class Position:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"{type(self.game).__name__}(rows={self._rows}, cols={self._cols}, k={self._k}).position({self.move_string()!r})"
+        return f"{self.game!r}.position({self.move_string()!r})"

@@ -21,7 +21,10 @@ number counted from the bottom, as in chess and gomoku notation (the
 Connect-4 paper's cell ``(d, 1)`` is the bottom of the centre column):
 ``"b2"`` is the centre of tic-tac-toe, ``"a1"`` the bottom-left corner.  A
 move string is such names in order, optionally separated: ``"b2 a1 c3"`` or
-``"b2a1c3"``.
+``"b2a1c3"``.  Past 26 columns the letters go on as spreadsheet columns do
+(``z``, ``aa``, ``ab``, ... ``cv`` for the 100th), so boards up to
+:data:`MAX_SIDE` per side keep one notation, and every 26-column name is
+unchanged.
 """
 
 from __future__ import annotations
@@ -47,11 +50,34 @@ Action = int
 C4_ROWS = 6
 C4_COLS = 7
 C4_K = 4
-MAX_SIDE = 26
-"""Largest number of rows or columns: m,n,k notation names columns a..z."""
+MAX_SIDE = 100
+"""Largest number of rows or columns (seed 001's tournament plays up to 70,70,10)."""
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_MNK_TOKEN = re.compile(r"([a-zA-Z])(\d+)")
+_MNK_TOKEN = re.compile(r"([a-zA-Z]+)(\d+)")
+
+
+def column_name(col: int) -> str:
+    """The letters of 0-based column ``col``: ``a`` .. ``z``, then ``aa``, ``ab`` ... (bijective base 26).
+
+    Example:
+        >>> [column_name(c) for c in (0, 25, 26, 27, 51, 52, 99)]
+        ['a', 'z', 'aa', 'ab', 'az', 'ba', 'cv']
+    """
+    name = ""
+    number = col + 1
+    while number > 0:
+        number, digit = divmod(number - 1, 26)
+        name = _LETTERS[digit] + name
+    return name
+
+
+def column_index(name: str) -> int:
+    """The 0-based column of letters ``name`` (the inverse of :func:`column_name`; any case)."""
+    number = 0
+    for letter in name.lower():
+        number = number * 26 + _LETTERS.index(letter) + 1
+    return number - 1
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
@@ -77,7 +103,7 @@ class KInARow(ABC):
     than ``k`` does not (the game goes on).  The default is "k or more".
 
     Raises:
-        InvalidGameError: ``rows`` or ``cols`` outside ``1..26``, ``k`` below 2,
+        InvalidGameError: ``rows`` or ``cols`` outside ``1..100``, ``k`` below 2,
             or ``k`` longer than both sides (nobody could ever win).
     """
 
@@ -191,8 +217,8 @@ class Connect4(KInARow):
     """Connect-4 and its variants: stones fall to the lowest empty cell of a column.
 
     Args:
-        rows: board height, 1 to 26 (default 6).
-        cols: board width, 1 to 26 (default 7).
+        rows: board height, 1 to 100 (default 6).
+        cols: board width, 1 to 100 (default 7).
         k: stones in a row needed to win, 2 to max(rows, cols) (default 4).
 
     Example:
@@ -245,8 +271,8 @@ class MNK(KInARow):
     """An m,n,k game: place a stone on any empty cell; ``k`` or more in a row wins.
 
     Args:
-        rows: board height (m), 1 to 26.
-        cols: board width (n), 1 to 26.
+        rows: board height (m), 1 to 100.
+        cols: board width (n), 1 to 100.
         k: stones in a row needed to win, 2 to max(rows, cols).
 
     Example:
@@ -263,7 +289,7 @@ class MNK(KInARow):
     def format_move(self, action: Action) -> str:
         """Write a cell as column letter + row number from the bottom (``"a1"``)."""
         row, col = divmod(self._check_action(action), self.cols)
-        return f"{_LETTERS[col]}{self.rows - row}"
+        return f"{column_name(col)}{self.rows - row}"
 
     def parse_move(self, token: str) -> Action:
         """Read a cell name such as ``"b2"`` (column letter, row number from the bottom)."""
@@ -281,11 +307,11 @@ class MNK(KInARow):
         return [self._cell_from_match(m, m.group(0)) for m in matches]
 
     def _cell_from_match(self, match: re.Match[str], token: str) -> Action:
-        col = _LETTERS.index(match.group(1).lower())
+        col = column_index(match.group(1))
         row_from_bottom = int(match.group(2))
         if col >= self.cols or not 1 <= row_from_bottom <= self.rows:
             raise NotationError(
-                f"move {token!r} is off the board of {self}: columns a to {_LETTERS[self.cols - 1]}, rows 1 to {self.rows}"
+                f"move {token!r} is off the board of {self}: columns a to {column_name(self.cols - 1)}, rows 1 to {self.rows}"
             )
         return (self.rows - row_from_bottom) * self.cols + col
 

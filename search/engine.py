@@ -94,12 +94,20 @@ class SearchResult:
     """Principal variation from the searched position (may stop short at a table hit)."""
 
 
-class _Buffers:
-    """Per-search scratch arrays sized for one position (kept between iterations)."""
+MAX_DEPTH = 128
+"""The deepest iteration a search runs (boards with more empty cells than this stop there).
 
-    def __init__(self, position: Position) -> None:
+The array kernel's per-ply buffers are sized by the depth searched, not by
+the cells left, so memory stays O(depth x cells): a 100x100 board needs a
+few tens of MB, not the gigabytes of one row per empty cell."""
+
+
+class _Buffers:
+    """Per-search scratch arrays sized for one position and a maximum depth (kept between iterations)."""
+
+    def __init__(self, position: Position, max_depth: int) -> None:
         game = position.game
-        max_ply = game.n_cells - position.ply + 2
+        max_ply = max_depth + 2
         self.move = np.zeros((max_ply, game.n_actions), dtype=np.int64)
         self.key = np.zeros((max_ply, game.n_actions), dtype=np.float64)
         self.hist = np.zeros((max_ply, game.n_actions), dtype=np.int64)
@@ -297,12 +305,12 @@ def _search(position: Position, evaluator: Evaluator, *, bitboards: bool, depth:
     deadline = started + time_ms / 1000.0 if time_ms is not None else math.inf
     game = position.game
     remaining = game.n_cells - position.ply
-    max_depth = min(depth or remaining, remaining)
+    max_depth = min(depth or remaining, remaining, MAX_DEPTH)
     table = tt if tt is not None else (_scratch_table() if use_tt else _NO_TT)
     if bitboards:
         return _bit_search(position, evaluator, max_depth, nodes, time_ms is not None, started, deadline, branching,
                            use_tt, ordering, table, rng)  # fmt: skip
-    run = _array_runner(position, evaluator, branching, radius, use_tt, ordering, table, rng)
+    run = _array_runner(position, evaluator, max_depth, branching, radius, use_tt, ordering, table, rng)
     best: Optional[SearchResult] = None
     searched = 0
     for d in range(1, max_depth + 1):
@@ -325,12 +333,12 @@ _Runner = Callable[[int, int, bool, int, float], tuple[float, int, bool, tuple[A
 """One iteration: ``(depth, node_limit, check_time, time_mask, deadline) -> (score, nodes so far, aborted, pv)``."""
 
 
-def _array_runner(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
+def _array_runner(position: Position, evaluator: Evaluator, max_depth: int, branching: Optional[int], radius: Optional[int],
                   use_tt: bool, ordering: bool, table: TranspositionTable,
                   rng: Optional[np.random.Generator]) -> _Runner:  # fmt: skip
     """Iterations of the array kernel (:mod:`search._negamax`) on ``position``."""
     game = position.game
-    buffers = _Buffers(position)
+    buffers = _Buffers(position, max_depth)
     noise = rng.random(game.n_actions) * 1e-3 if rng is not None else np.zeros(game.n_actions)
     settings = _array_settings(position, evaluator, branching, radius, use_tt, ordering, table.generation)
     board, heights, key = position._board.copy(), position._heights.copy(), np.uint64(position.key())
@@ -428,7 +436,7 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
     the Connect-4 paper's figures show without pruning.
     """
     _check_budgets(position, evaluator, depth, None, None, None, radius)
-    buffers = _Buffers(position)
+    buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
     settings = _array_settings(position, evaluator, None, radius)
     value = nm._minimax(
         board=position._board.copy(),
@@ -452,7 +460,7 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
     scores ``WIN_SCORE - 1``.
     """
     _check_budgets(position, evaluator, depth, None, None, None, radius)
-    buffers = _Buffers(position)
+    buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
     settings = _array_settings(position, evaluator, None, radius)
     board, heights = position._board.copy(), position._heights.copy()
     game = position.game

@@ -89,3 +89,11 @@ def test_perft_from_a_position_and_edge_cases() -> None:
         perft(CONNECT4, -1)
     with pytest.raises(ValueError, match="no 64-bit bitboard"):
         perft(TIC_TAC_TOE, 1, bitboard=True)
+
+
+# Boards past the old 26-per-side limit: the array walk against brute force on a few large shapes.
+@pytest.mark.parametrize("game, depth", [(MNK(2, 40, 3), 2), (MNK(30, 2, 2), 2), (Connect4(100, 3, 4), 4), (Connect4(2, 100, 2), 2)],
+                         ids=str)  # fmt: skip
+def test_perft_on_large_boards_matches_brute_force(game: KInARow, depth: int) -> None:
+    expected = naive_perft(NaiveGame.of(game), depth)
+    assert [(r.sequences, r.positions) for r in perft(game, depth)] == expected

@@ -213,3 +213,19 @@ def test_full_board_is_a_draw() -> None:
     assert pos.winner == 0
     draw = MNK(1, 4, 3).position("a1 b1 c1 d1")
     assert draw.is_draw() and draw.winner is None and draw.result() == 0.5
+
+
+@pytest.mark.parametrize("game", [MNK(100, 100, 4), MNK(70, 70, 10, exact_k=True), Connect4(100, 100, 3)], ids=str)
+def test_random_games_on_boards_up_to_100_per_side_end_where_the_naive_rules_say(game: KInARow) -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(2):
+        pos, moves = game.position(), []
+        while not pos.is_terminal() and len(moves) < 400:
+            move = int(rng.choice(pos.legal_moves()))
+            pos.play(move)
+            moves.append(move)
+        naive = NaiveGame.of(game)
+        for move in moves:
+            naive = naive.played(move)
+        assert pos.winner == naive.winner() and pos.is_terminal() == naive.terminal()
+        assert game.position(pos.move_string()).moves == moves  # the notation replays the game

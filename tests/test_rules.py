@@ -17,17 +17,18 @@ from games import (
     NotationError,
     make_game,
 )
+from games.rules import column_index, column_name
 
 
 @pytest.mark.parametrize(
     "build, message",
     [
-        (lambda: Connect4(rows=0), r"rows=0 is out of range: rows must be an integer from 1 to 26"),
+        (lambda: Connect4(rows=0), r"rows=0 is out of range: rows must be an integer from 1 to 100"),
         (lambda: Connect4(cols=-3), r"cols=-3 is out of range"),
         (lambda: MNK(3, 3, 1), r"k=1 is out of range: k must be an integer from 2 to 3"),
         (lambda: MNK(3, 4, 5), r"k=5 is out of range: k must be an integer from 2 to 4"),
         (lambda: Connect4(rows=6, cols=7, k=8), r"k=8 is out of range: k must be an integer from 2 to 7"),
-        (lambda: MNK(27, 3, 3), r"rows=27 is out of range: rows must be an integer from 1 to 26"),
+        (lambda: MNK(101, 3, 3), r"rows=101 is out of range: rows must be an integer from 1 to 100"),
         (lambda: MNK(1, 1, 2), r"a 1x1 board has no line of 2"),
         (lambda: MNK(3.0, 3, 3), r"rows=3.0 is not an integer"),
         (lambda: MNK(True, 3, 3), r"rows=True is not an integer"),
@@ -114,3 +115,17 @@ def test_every_action_round_trips_through_notation(rows: int, cols: int, data: s
     for game in (Connect4(rows, cols, 2), MNK(rows, cols, 2)):
         action = data.draw(st.integers(0, game.n_actions - 1))
         assert game.parse_move(game.format_move(action)) == action
+
+
+def test_columns_past_z_are_named_like_spreadsheet_columns() -> None:
+    names = [column_name(c) for c in range(MAX_SIDE)]
+    assert names[:3] == ["a", "b", "c"] and names[25:28] == ["z", "aa", "ab"] and names[-1] == "cv"
+    assert len(set(names)) == MAX_SIDE and all(column_index(n) == c for c, n in enumerate(names))
+    assert all(column_index(n.upper()) == c for c, n in enumerate(names))
+    big = MNK(MAX_SIDE, MAX_SIDE, 10)
+    assert big.parse_move("cv100") == MAX_SIDE - 1  # top-right corner: row 0 (top), last column
+    assert big.parse_move("a1") == (MAX_SIDE - 1) * MAX_SIDE
+    assert big.parse_moves("aa10ab11 z3") == [big.parse_move("aa10"), big.parse_move("ab11"), big.parse_move("z3")]
+    assert MNK(3, 3, 3).format_move(4) == "b2"  # names on 26 columns or fewer are unchanged
+    with pytest.raises(NotationError, match="columns a to ad, rows 1 to 30"):
+        MNK(30, 30, 5).parse_move("ae1")
