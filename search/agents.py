@@ -28,8 +28,8 @@ from games.checks import INT64_MAX, check_int, check_optional_int, check_seed
 from heuristics import Evaluator, get_spec, load_weights
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
-from search.budget import FIELD_TYPES, FIELDS, Limit, load_weight_file
-from search.engine import SearchResult, TranspositionTable, _limit, minimax_scores, search
+from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
+from search.engine import SearchResult, TranspositionTable, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
@@ -100,7 +100,7 @@ class AlphaBetaAgent:
         seed: Optional[int] = None,
         name: Optional[str] = None,
     ) -> None:
-        own = _limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
+        own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
             loaded, tuned = load_weight_file(weights, game)
             if heuristic is not None and heuristic != loaded.heuristic:
@@ -221,9 +221,10 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     appear only once.  Keys by agent: ``minimax`` (depth=3, heuristic,
     radius, seed); ``perfect`` (weak=0|1, tt=slots, seed; the exact solver,
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
-    ``alphabeta`` (heuristic, weights (a weight file), depth, nodes, time_ms,
-    branching, radius, tt, random_every, seed, and any weight name of the
-    heuristic as an override).
+    ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
+    branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
+    one :class:`search.budget.Limit`), tt, random_every, seed, and any weight
+    name of the heuristic as an override).
 
     Args:
         spec: the spec string.

@@ -135,6 +135,22 @@ FIELD_TYPES: dict[str, type] = {name: get_args(hint)[0] for name, hint in get_ty
 """Each setting's type (``int``, or ``float`` for ``time_ms``), for parsing command-line text."""
 
 
+def as_limit(limit: Optional[Limit], **keywords: Any) -> Limit:
+    """``limit``, or the :class:`Limit` the budget keywords describe: the two ways callers give a budget, one at a time.
+
+    Raises:
+        ValueError: both given, ``limit`` not a Limit, or (:class:`LimitError`) a bad keyword value.
+    """
+    if limit is None:
+        return Limit(**keywords)
+    if not isinstance(limit, Limit):
+        raise ValueError(f"limit={limit!r} must be a search.Limit or None")
+    given = sorted(name for name, value in keywords.items() if value is not None)
+    if given:
+        raise ValueError(f"give the budget either as limit= or as keywords, not both (limit={limit} and {', '.join(given)})")
+    return limit
+
+
 def load_weight_file(path: PathLike, game: Optional[KInARow] = None) -> tuple[WeightFile, Limit]:
     """:func:`heuristics.load_weights`, and the file's ``"search"`` section as a :class:`Limit`.
 

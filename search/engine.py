@@ -39,7 +39,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -55,7 +55,7 @@ from heuristics._threats_bits import constants as threats_constants
 from heuristics._threats_bits import fits as threats_fit
 from search import _bitnegamax as bn
 from search import _negamax as nm
-from search.budget import Limit
+from search.budget import Limit, as_limit
 from search.protocol import WIN_SCORE, is_win_score
 from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
 from search.tt import _scratch_table
@@ -201,22 +201,6 @@ def _time_mask(nodes: int, seconds: float) -> int:
     return (1 << max(0, min(10, int(interval).bit_length() - 1))) - 1
 
 
-def _limit(limit: Optional[Limit], **keywords: Any) -> Limit:
-    """``limit``, or the :class:`Limit` the budget keywords describe (one of the two ways, not both).
-
-    Raises:
-        ValueError: both given, ``limit`` not a Limit, or a bad keyword value (:class:`search.budget.LimitError`).
-    """
-    if limit is None:
-        return Limit(**keywords)
-    if not isinstance(limit, Limit):
-        raise ValueError(f"limit={limit!r} must be a search.Limit or None")
-    given = sorted(name for name, value in keywords.items() if value is not None)
-    if given:
-        raise ValueError(f"give the budget either as limit= or as keywords, not both (limit={limit} and {', '.join(given)})")
-    return limit
-
-
 def _check_budgets(position: Position, evaluator: Evaluator, limit: Limit) -> None:
     """Refuse what no budget can search: another game's evaluator, a finished position, no stopping budget.
 
@@ -280,7 +264,7 @@ def search(
         ValueError: a bad budget, both ``limit`` and budget keywords, a
             finished position, or an evaluator for another game.
     """
-    budget = _limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
+    budget = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
     return _search(position, evaluator, budget, tt=tt, use_tt=use_tt, ordering=ordering, rng=rng,
                    bitboards=_uses_bitboards(position))  # fmt: skip
 
@@ -294,7 +278,7 @@ def _search(position: Position, evaluator: Evaluator, limit: Optional[Limit] = N
     Raises:
         ValueError: as :func:`search`, or ``bitboards`` for a game that does not fit them.
     """
-    limit = _limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
+    limit = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
     _check_budgets(position, evaluator, limit)
     depth, nodes, time_ms, branching, radius = limit.depth, limit.nodes, limit.time_ms, limit.branching, limit.radius
     if bitboards and not _uses_bitboards(position):
@@ -386,6 +370,9 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
 
     The reference the alpha-beta tests compare against, and the node count
     the Connect-4 paper's figures show without pruning.
+
+    Raises:
+        ValueError: as :func:`search` (``depth`` and ``radius`` are checked by :class:`search.budget.Limit`).
     """
     _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
     buffers = _Buffers(position)
@@ -401,6 +388,9 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
 
     What :class:`search.agents.MinimaxAgent` chooses from; a move that wins
     scores ``WIN_SCORE - 1``.
+
+    Raises:
+        ValueError: as :func:`minimax`.
     """
     _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
     buffers = _Buffers(position)
