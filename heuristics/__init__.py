@@ -28,7 +28,6 @@ from heuristics.evaluate import Evaluator
 from heuristics.registry import HEURISTICS, NAMES, get_spec
 from heuristics.spec import HeuristicSpec, WeightSpec
 from heuristics.weights import (
-    SearchSettings,
     WeightFile,
     check_weights,
     load_weights,
@@ -36,7 +35,7 @@ from heuristics.weights import (
 )
 
 __all__ = [
-    "Evaluator", "HEURISTICS", "HeuristicError", "HeuristicSpec", "NAMES", "SearchSettings",
+    "Evaluator", "HEURISTICS", "HeuristicError", "HeuristicSpec", "NAMES",
     "UnknownHeuristicError", "UnsupportedGameError", "WeightError", "WeightFile", "WeightFileError",
     "WeightSpec", "check_weights", "get_spec", "load_weights", "save_weights",
 ]  # fmt: skip

@@ -12,15 +12,20 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
 from heuristics.registry import HEURISTICS
-from heuristics.weights import SearchSettings, WeightFile, save_weights
+from heuristics.weights import WeightFile, save_weights
 
 PRESET_GAMES: dict[str, KInARow] = {"connect4": CONNECT4, "tictactoe": TIC_TAC_TOE, "gomoku": GOMOKU}
-DEFAULT_SEARCH = SearchSettings(depth=4)
-"""Depth 4: the depth of the Connect-4 paper's feature experiments (its situation 2)."""
+DEFAULT_SEARCH: dict[str, Any] = {"depth": 4, "branching": None, "nodes": None, "time_ms": None, "radius": None}
+"""Depth 4: the depth of the Connect-4 paper's feature experiments (its situation 2).
+
+The search section as ``search.Limit(depth=4).to_dict()`` writes it (this
+package sits below ``search`` and cannot import it; ``tests/test_budget.py``
+checks the two agree).
+"""
 
 
 def game_tag(game: KInARow) -> str:

@@ -11,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from heuristics.registry import get_spec, kernel_id
 from heuristics.spec import HeuristicSpec
 from heuristics.weights import (
     PathLike,
-    SearchSettings,
     WeightFile,
     check_weights,
     load_weights,
@@ -70,9 +69,12 @@ class Evaluator:
         loaded = load_weights(path, game)
         return cls(loaded.heuristic, loaded.game, loaded.weights)
 
-    def to_weight_file(self, search: SearchSettings = SearchSettings(), provenance: Optional[dict] = None) -> WeightFile:  # type: ignore[type-arg]
-        """These weights as a :class:`WeightFile` record (save it with :func:`heuristics.save_weights`)."""
-        return WeightFile(self.game, self.name, dict(self.weights), search, dict(provenance or {}))
+    def to_weight_file(self, search: Optional[Mapping[str, Any]] = None, provenance: Optional[dict] = None) -> WeightFile:  # type: ignore[type-arg]
+        """These weights as a :class:`WeightFile` record (save it with :func:`heuristics.save_weights`).
+
+        ``search`` is the file's search section, e.g. ``search.Limit(depth=5).to_dict()``.
+        """
+        return WeightFile(self.game, self.name, dict(self.weights), dict(search or {}), dict(provenance or {}))
 
     def evaluate(self, position: Position) -> float:
         """The heuristic score of ``position`` from the side to move's point of view."""

@@ -15,7 +15,11 @@ Format (version 1)::
     }
 
 ``search`` and ``provenance`` are optional; ``provenance`` is free-form JSON
-(the keys above are the ones the tuner writes).  Every weight of the
+(the keys above are the ones the tuner writes).  ``search`` is the search
+budget the weights were tuned or meant for; this package sits below
+``search`` and keeps it as the plain JSON object it is (it only checks that it
+is an object): :class:`search.budget.Limit` validates, writes and reads it
+(``Limit.to_dict``, ``search.budget.load_weight_file``).  Every weight of the
 heuristic must be present, with a finite number; unknown names are refused
 (a typo must not silently leave a weight at its default).  Files are written
 atomically (a temporary file in the same folder, then a rename), so a reader
@@ -32,7 +36,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 from games import InvalidGameError, KInARow, game_from_record
-from games.checks import INT64_MAX, check_optional_positive, is_integer, is_real, shown
+from games.checks import is_real, shown
 from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
 from heuristics.files import write_text_atomic
@@ -41,24 +45,8 @@ from heuristics.registry import get_spec
 FORMAT = "alphabeta-gym-weights"
 VERSION = 1
 _TOP_FIELDS = {"format", "version", "game", "heuristic", "weights", "search", "provenance"}
-_SEARCH_FIELDS = ("depth", "branching", "nodes", "time_ms", "radius")
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """The search a set of weights was tuned or meant for; None means "not fixed"."""
-
-    depth: Optional[int] = None
-    branching: Optional[int] = None
-    """q, the number of best-ordered moves searched at each node (None: all)."""
-    nodes: Optional[int] = None
-    """Node budget per move."""
-    time_ms: Optional[float] = None
-    """Time budget per move, in milliseconds."""
-    radius: Optional[int] = None
-    """m,n,k: only cells within this distance of a stone are considered."""
 
 
 def check_weights(heuristic: str, weights: Mapping[str, Any], game: Optional[KInARow] = None) -> dict[str, float]:
@@ -127,12 +115,16 @@ def _check_bound(heuristic: str, game: KInARow, weights: dict[str, float]) -> No
 
 @dataclass(frozen=True)
 class WeightFile:
-    """The content of a weight file: game, heuristic, complete weights, search settings, provenance."""
+    """The content of a weight file: game, heuristic, complete weights, search section, provenance.
+
+    ``search`` is the file's search section as a plain mapping, kept as
+    given (``search.Limit.to_dict()`` builds one; :mod:`search.budget` reads it).
+    """
 
     game: KInARow
     heuristic: str
     weights: dict[str, float]
-    search: SearchSettings = SearchSettings()
+    search: dict[str, Any] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -140,13 +132,16 @@ class WeightFile:
         if reason is not None:
             raise WeightError(reason)
         object.__setattr__(self, "weights", check_weights(self.heuristic, self.weights, self.game))
+        if not isinstance(self.search, Mapping):
+            raise WeightError(f"search section {self.search!r} must be a mapping (see search.Limit.to_dict)")
+        object.__setattr__(self, "search", dict(self.search))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to disk."""
         game = self.game.to_record()
         data: dict[str, Any] = {
             "format": FORMAT, "version": VERSION, "game": game, "heuristic": self.heuristic,
-            "weights": dict(self.weights), "search": {name: getattr(self.search, name) for name in _SEARCH_FIELDS},
+            "weights": dict(self.weights), "search": dict(self.search),
         }  # fmt: skip
         if self.provenance:
             data["provenance"] = self.provenance
@@ -185,9 +180,10 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
     Raises:
         WeightFileError: unreadable file, bad JSON, an unknown format or
             version, an unknown top-level field, a bad game, an unknown
-            heuristic, missing/unknown/non-finite weights, bad search
-            settings, or a game other than ``game``; the message names the
-            file and the field.
+            heuristic, missing/unknown/non-finite weights, a search section
+            that is not an object, or a game other than ``game``; the message
+            names the file and the field.  The search section's values are
+            :func:`search.budget.load_weight_file`'s to check.
     """
     source = Path(path)
     try:
@@ -260,7 +256,9 @@ def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFi
         weights = check_weights(heuristic, data["weights"], game)
     except WeightError as exc:
         raise fail("weights", str(exc)) from None
-    search = _search_from_json(data.get("search", {}), fail)
+    search = data.get("search", {})
+    if not isinstance(search, dict):
+        raise fail("search", "must be an object")
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict):
         raise fail("provenance", "must be an object")
@@ -276,27 +274,3 @@ def _game_from_json(raw: Any, fail: Any) -> KInARow:
     except InvalidGameError as exc:
         raise fail("game", str(exc)) from None
 
-
-def _search_from_json(raw: Any, fail: Any) -> SearchSettings:
-    if not isinstance(raw, dict):
-        raise fail("search", "must be an object")
-    unknown = sorted(set(raw) - set(_SEARCH_FIELDS))
-    if unknown:
-        raise fail(f"search.{unknown[0]}", f"unknown field; allowed: {', '.join(_SEARCH_FIELDS)}")
-    values: dict[str, Any] = {}
-    for name in _SEARCH_FIELDS:
-        value = raw.get(name)
-        if value is None:
-            continue
-        if name == "time_ms":
-            try:
-                values[name] = check_optional_positive(name, value)
-            except ValueError:
-                raise fail(f"search.{name}", f"{shown(value)} is not a positive number or null") from None
-        elif is_integer(value) and value > INT64_MAX:  # budgets reach the kernels as int64
-            raise fail(f"search.{name}", f"{shown(value)} is larger than 2**63 - 1, the search's limit")
-        elif not is_integer(value) or value < 1:
-            raise fail(f"search.{name}", f"{shown(value)} is not a positive integer or null")
-        else:
-            values[name] = int(value)
-    return SearchSettings(**values)

@@ -4,8 +4,8 @@ For every tuned weight file shipped for Connect-4 (``weights/connect4-*-tuned.js
 and every budget (300, 1000 and 5000 nodes per move, and 50 ms per move), the
 tuned agent plays paired openings against every gauntlet member searching
 under the same budget: the shipped evaluators at their default weights
-(as :func:`tuning.gauntlet.default_gauntlet`, but without the other tuned
-files, so each file is compared with the defaults it must beat).  The table gives,
+(:func:`tuning.gauntlet.default_gauntlet` without the tuned files, so each
+file is compared with the defaults it must beat).  The table gives,
 per file and budget, the pooled Elo over the members and the Elo against
 each member, with 95% intervals from pairs.  Time budgets make the games
 depend on the machine's load (say so when quoting them).
@@ -26,9 +26,8 @@ from _files import write_text_atomic
 from _report import print_machine_and_command, print_table
 
 from games import CONNECT4
-from heuristics import load_weights
-from heuristics.registry import HEURISTICS
-from tuning.gauntlet import WEIGHTS_DIR, describe
+from search.budget import Limit, load_weight_file
+from tuning.gauntlet import WEIGHTS_DIR, default_gauntlet, describe
 from tuning.match import MatchRunner
 from tuning.openings import make_openings
 from tuning.space import Candidate
@@ -37,8 +36,8 @@ MAX_DEPTH = CONNECT4.rows * CONNECT4.cols
 """No depth cap: the budget alone stops the search."""
 
 
-def parse_budget(text: str) -> str:
-    """``"300"`` (nodes) or ``"50ms"`` (time per move) as the spec option it becomes."""
+def parse_budget(text: str) -> Limit:
+    """``"300"`` (nodes) or ``"50ms"`` (time per move) as the search budget it becomes (no depth cap)."""
     text = text.strip()
     try:
         value = int(text[:-2]) if text.endswith("ms") else int(text)
@@ -46,18 +45,12 @@ def parse_budget(text: str) -> str:
         raise argparse.ArgumentTypeError(f"budget {text!r} is neither a node count nor a time like 50ms") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"budget {text!r} must be at least 1")
-    return f"time_ms={value}" if text.endswith("ms") else f"nodes={value}"
+    return Limit(depth=MAX_DEPTH, time_ms=value) if text.endswith("ms") else Limit(depth=MAX_DEPTH, nodes=value)
 
 
-def at_budget(heuristic: str, weights: dict[str, float], branching: Optional[int], budget: str) -> str:
-    """The agent spec of these weights searching under ``budget`` (a ``nodes=`` or ``time_ms=`` option)."""
-    spec = Candidate(heuristic, weights, MAX_DEPTH, branching).spec()
-    return f"{spec},{budget}"
-
-
-def defaults_at(budget: str) -> list[str]:
-    """Every evaluator covering Connect-4 at its default weights, searching under ``budget``."""
-    return [at_budget(name, spec.defaults, None, budget) for name, spec in HEURISTICS.items() if spec.refuse(CONNECT4) is None]
+def budget_option(budget: Limit) -> str:
+    """``nodes=300`` or ``time_ms=50``: how the budget is named in the JSON output."""
+    return f"nodes={budget.nodes}" if budget.nodes is not None else f"time_ms={budget.time_ms:g}"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,7 +73,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         budgets = [parse_budget(b) for b in args.budgets.split(",") if b.strip()]
         files = args.files or sorted(WEIGHTS_DIR.glob("connect4-*-tuned.json"))
-        loaded = {path: load_weights(path, CONNECT4) for path in files}
+        loaded = {path: load_weight_file(path, CONNECT4) for path in files}
     except (argparse.ArgumentTypeError, ValueError, OSError) as error:
         parser.error(str(error))
     if not budgets or not files:
@@ -89,14 +82,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     openings = make_openings(CONNECT4, args.pairs, plies=4, seed=args.seed, heldout=0.0).tuning
     results = []
     with MatchRunner(args.workers) as runner:
-        for path, tuned in loaded.items():
+        for path, (tuned, tuned_limit) in loaded.items():
             rows = []
             for budget in budgets:
-                members = defaults_at(budget)
-                spec = at_budget(tuned.heuristic, tuned.weights, tuned.search.branching, budget)
+                members = default_gauntlet(CONNECT4, budget, weights_dir=None)
+                spec = Candidate(tuned.heuristic, tuned.weights, budget.replace(branching=tuned_limit.branching)).spec()
                 result = runner.match(CONNECT4, spec, members, openings, args.pairs * len(members), seed=args.seed)
                 pooled = result.estimate()
-                row = [budget.replace("nodes=", "").replace("time_ms=", "") + (" ms" if "time" in budget else " nodes"),
+                option = budget_option(budget)
+                row = [option.replace("nodes=", "").replace("time_ms=", "") + (" ms" if "time" in option else " nodes"),
                        f"{pooled.elo:+.0f} [{pooled.elo_low:+.0f}, {pooled.elo_high:+.0f}]"]  # fmt: skip
                 per_member = {}
                 for i, member in enumerate(members):
@@ -104,9 +98,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     row.append(f"{e.elo:+.0f} [{e.elo_low:+.0f}, {e.elo_high:+.0f}]")
                     per_member[describe(member)] = [e.elo, e.elo_low, e.elo_high]
                 rows.append(row)
-                results.append({"file": path.name, "budget": budget, "pairs": len(result.pairs),
+                results.append({"file": path.name, "budget": option, "pairs": len(result.pairs),
                                 "pooled": [pooled.elo, pooled.elo_low, pooled.elo_high], "members": per_member})  # fmt: skip
-                print(f"{path.name} at {budget}: {pooled.describe()}", file=sys.stderr, flush=True)
+                print(f"{path.name} at {option}: {pooled.describe()}", file=sys.stderr, flush=True)
             print(f"\n{path.name} ({tuned.heuristic}), {args.pairs} pairs per member:")
             print_table(["budget", "pooled Elo", *(describe(m) for m in members)], rows, args.markdown)
     write_text_atomic(args.out / "transfer.json", json.dumps(results, indent=1) + "\n")

@@ -2,15 +2,17 @@
 
 Public API::
 
-    from search import search, minimax, TranspositionTable, WIN_SCORE
-    result = search(position, Evaluator("c4_features", CONNECT4), depth=6, branching=4)
+    from search import search, minimax, Limit, TranspositionTable, WIN_SCORE
+    result = search(position, Evaluator("c4_features", CONNECT4), Limit(depth=6, branching=4))
+    result = search(position, Evaluator("c4_features", CONNECT4), depth=6, branching=4)   # the same search
     result.move, result.score, result.depth, result.nodes, result.pv
 """
 
+from search.budget import Limit, LimitError
 from search.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end
 
 __all__ = [
-    "Agent", "HEURISTIC_LIMIT", "SearchResult", "TranspositionTable", "WIN_SCORE", "calibrate", "is_win_score",
-    "minimax", "minimax_scores", "plies_to_end", "search",
+    "Agent", "HEURISTIC_LIMIT", "Limit", "LimitError", "SearchResult", "TranspositionTable", "WIN_SCORE", "calibrate",
+    "is_win_score", "minimax", "minimax_scores", "plies_to_end", "search",
 ]  # fmt: skip

@@ -28,7 +28,8 @@ from games.checks import INT64_MAX, check_int, check_optional_int, check_seed
 from heuristics import Evaluator, get_spec, load_weights
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
-from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
+from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
+from search.engine import SearchResult, TranspositionTable, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
@@ -55,7 +56,11 @@ class AlphaBetaAgent:
         heuristic: an evaluator name; default :func:`default_heuristic`.
             Taken from the weight file when ``weights`` is a path.
         weights: weight overrides by name, or the path of a weight file (its
-            heuristic and search settings become this agent's defaults).
+            heuristic and search section become this agent's defaults: a
+            setting not given here comes from the file, except the file's
+            depth when a depth, node or time budget is given here).
+        limit: the search budget (:class:`search.budget.Limit`); or give its
+            settings as keywords (not both):
         depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
         branching: q, the number of best-ordered moves searched per node (None: all).
         radius: m,n,k only: consider cells within this distance of a stone.
@@ -67,7 +72,8 @@ class AlphaBetaAgent:
         seed: seeds the random moves and the tie-breaking between equal root moves.
         name: a label for match tables (default derived from the settings).
 
-    Integer arguments may be Python or NumPy integers.
+    Integer arguments may be Python or NumPy integers.  The budget the agent
+    searches with is :attr:`limit`.
 
     Raises:
         ValueError: a bad budget (budgets are int64: at most 2**63 - 1), a
@@ -83,6 +89,7 @@ class AlphaBetaAgent:
         heuristic: Optional[str] = None,
         weights: Weights = None,
         *,
+        limit: Optional[Limit] = None,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         time_ms: Optional[float] = None,
@@ -93,31 +100,29 @@ class AlphaBetaAgent:
         seed: Optional[int] = None,
         name: Optional[str] = None,
     ) -> None:
+        own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
-            loaded = load_weights(weights, game)
+            loaded, tuned = load_weight_file(weights, game)
             if heuristic is not None and heuristic != loaded.heuristic:
                 raise ValueError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
             heuristic, overrides = loaded.heuristic, loaded.weights
-            depth = depth if depth is not None or nodes or time_ms else loaded.search.depth
-            nodes = nodes if nodes is not None else loaded.search.nodes
-            time_ms = time_ms if time_ms is not None else loaded.search.time_ms
-            branching = branching if branching is not None else loaded.search.branching
-            radius = radius if radius is not None else loaded.search.radius
+            # A budget given here replaces the file's depth cap (a file tuned at depth 8 played at 50 ms is not capped).
+            own = own.merged_over(tuned.replace(depth=None) if own.bounded else tuned)
         else:
             overrides = dict(weights or {})
         random_every = check_optional_int("random_every", random_every, low=1)
         self.game = game
         self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
-        self.depth = depth if depth is not None or nodes is not None or time_ms is not None else 4
-        self.nodes, self.time_ms, self.branching, self.radius = nodes, time_ms, branching, radius
+        self.limit: Limit = own if own.bounded else own.replace(depth=4)
+        """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
-        _check_budgets(game.position(), self.evaluator, self.depth, nodes, time_ms, branching, radius)
         self._rng = np.random.default_rng(check_seed(seed))
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
-        budget = f"d{self.depth}" if self.depth else (f"n{self.nodes}" if self.nodes else f"t{self.time_ms}ms")
-        self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{branching}" if branching else "")
+        lim = self.limit
+        budget = f"d{lim.depth}" if lim.depth else (f"n{lim.nodes}" if lim.nodes else f"t{lim.time_ms}ms")
+        self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{lim.branching}" if lim.branching else "")
 
     def select_move(self, position: Position) -> Action:
         """Search ``position`` (left unchanged) and return the best move; see :attr:`last_result`."""
@@ -127,10 +132,7 @@ class AlphaBetaAgent:
             moves = position.legal_moves()
             self.last_result = None
             return moves[int(self._rng.integers(len(moves)))]
-        self.last_result = search(
-            position, self.evaluator, depth=self.depth, nodes=self.nodes, time_ms=self.time_ms,
-            branching=self.branching, radius=self.radius, tt=self.table, rng=self._rng,
-        )  # fmt: skip
+        self.last_result = search(position, self.evaluator, self.limit, tt=self.table, rng=self._rng)
         return self.last_result.move
 
     def reset(self) -> None:
@@ -179,9 +181,9 @@ class MinimaxAgent:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed", "weak"}
+_INT_KEYS = {"tt", "random_every", "seed", "weak"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
 _KEYS = {
-    "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed"},
+    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed"},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
@@ -196,7 +198,7 @@ def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
     try:
         if key in _INT_KEYS and not as_float:
             return int(value)
-        if key == "time_ms" or as_float:
+        if FIELD_TYPES.get(key) is float or as_float:
             return float(value)
     except ValueError:
         raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number") from None
@@ -219,9 +221,10 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     appear only once.  Keys by agent: ``minimax`` (depth=3, heuristic,
     radius, seed); ``perfect`` (weak=0|1, tt=slots, seed; the exact solver,
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
-    ``alphabeta`` (heuristic, weights (a weight file), depth, nodes, time_ms,
-    branching, radius, tt, random_every, seed, and any weight name of the
-    heuristic as an override).
+    ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
+    branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
+    one :class:`search.budget.Limit`), tt, random_every, seed, and any weight
+    name of the heuristic as an override).
 
     Args:
         spec: the spec string.
@@ -279,9 +282,7 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
                             seed=values["seed"])  # fmt: skip
     if "weights" in values and overrides:
         raise AgentSpecError(f"agent spec {spec!r}: give weights either as a file or by name, not both")
-    return AlphaBetaAgent(
-        game, values.get("heuristic"), values.get("weights", overrides), depth=values.get("depth"),
-        nodes=values.get("nodes"), time_ms=values.get("time_ms"), branching=values.get("branching"),
-        radius=values.get("radius"), tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
-        seed=values["seed"],
-    )  # fmt: skip
+    limit = Limit(**{name: values[name] for name in FIELDS if name in values})
+    return AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
+                          tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
+                          seed=values["seed"])  # fmt: skip

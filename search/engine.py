@@ -3,11 +3,13 @@
 Example:
     >>> from games import TIC_TAC_TOE
     >>> from heuristics import Evaluator
-    >>> result = search(TIC_TAC_TOE.position(), Evaluator("windows", TIC_TAC_TOE), depth=9)
+    >>> result = search(TIC_TAC_TOE.position(), Evaluator("windows", TIC_TAC_TOE), limit=Limit(depth=9))
     >>> result.score, result.depth       # tic-tac-toe is a draw
     (0.0, 9)
 
-Budgets (any combination; at least one is needed):
+The budget is a :class:`search.budget.Limit` (``limit=``), or the same
+settings as keywords (``depth=9``), which build one.  Its stopping budgets
+(any combination; at least one is needed):
 
 * ``depth``: the deepest iteration;
 * ``nodes``: total nodes over all iterations.  The kernel stops the moment
@@ -45,7 +47,6 @@ from games import Action, Position
 from games._bits import _from_board
 from games._bits import fits as bits_fit
 from games._rules import Rules
-from games.checks import INT64_MAX, check_optional_int, check_optional_positive
 from games.position import _zobrist
 from heuristics import Evaluator
 from heuristics._c4_bits import constants as c4_constants
@@ -72,6 +73,7 @@ from search._settings import (
     S_USE_TT,
     new_settings,
 )
+from search.budget import Limit, as_limit
 from search.protocol import WIN_SCORE, is_win_score
 from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
 from search.tt import _scratch_table
@@ -221,19 +223,17 @@ def _time_mask(nodes: int, seconds: float) -> int:
     return (1 << max(0, min(10, int(interval).bit_length() - 1))) - 1
 
 
-def _check_budgets(position: Position, evaluator: Evaluator, depth: Optional[int], nodes: Optional[int],
-                   time_ms: Optional[float], branching: Optional[int], radius: Optional[int]) -> None:  # fmt: skip
+def _check_budgets(position: Position, evaluator: Evaluator, limit: Limit) -> None:
+    """Refuse what no budget can search: another game's evaluator, a finished position, no stopping budget.
+
+    The budget's values were checked when ``limit`` was built (:class:`search.budget.Limit`).
+    """
     if position.game != evaluator.game:
         raise ValueError(f"the evaluator is for {evaluator.game}, the position is of {position.game}")
     if position.is_terminal():
         raise ValueError(f"position {position.move_string()!r} is over: there is nothing to search")
-    if depth is None and nodes is None and time_ms is None:
-        raise ValueError("give at least one budget: depth, nodes or time_ms")
-    # Budgets travel to the kernels as int64: a larger one would wrap around (numba raises OverflowError).
-    for name, value in (("depth", depth), ("nodes", nodes), ("branching", branching)):
-        check_optional_int(name, value, low=1, high=INT64_MAX)
-    check_optional_int("radius", radius, low=0, high=INT64_MAX)
-    check_optional_positive("time_ms", time_ms)
+    if not limit.bounded:
+        raise ValueError(f"give at least one budget: depth, nodes or time_ms (got {limit})")
 
 
 def _uses_bitboards(position: Position) -> bool:
@@ -245,6 +245,7 @@ def _uses_bitboards(position: Position) -> bool:
 def search(
     position: Position,
     evaluator: Evaluator,
+    limit: Optional[Limit] = None,
     *,
     depth: Optional[int] = None,
     nodes: Optional[int] = None,
@@ -265,6 +266,8 @@ def search(
     Args:
         position: a position that is not over (it is left unchanged).
         evaluator: the heuristic scoring the leaves and ordering the moves.
+        limit: the search budget (see the module docstring and
+            :class:`search.budget.Limit`); or give its settings as keywords:
         depth, nodes, time_ms: budgets, see the module docstring.
         branching: q, search only the q best-ordered moves at each node
             (immediate wins are always played, forced blocks always kept);
@@ -280,23 +283,26 @@ def search(
             (seeded agents); None keeps the deterministic order.
 
     Raises:
-        ValueError: a bad budget, a finished position, or an evaluator for another game.
+        ValueError: a bad budget, both ``limit`` and budget keywords, a
+            finished position, or an evaluator for another game.
     """
-    return _search(position, evaluator, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching,
-                   radius=radius, tt=tt, use_tt=use_tt, ordering=ordering, rng=rng,
+    budget = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
+    return _search(position, evaluator, budget, tt=tt, use_tt=use_tt, ordering=ordering, rng=rng,
                    bitboards=_uses_bitboards(position))  # fmt: skip
 
 
-def _search(position: Position, evaluator: Evaluator, *, bitboards: bool, depth: Optional[int] = None,
-            nodes: Optional[int] = None, time_ms: Optional[float] = None, branching: Optional[int] = None,
-            radius: Optional[int] = None, tt: Optional[TranspositionTable] = None, use_tt: bool = True,
-            ordering: bool = True, rng: Optional[np.random.Generator] = None) -> SearchResult:  # fmt: skip
+def _search(position: Position, evaluator: Evaluator, limit: Optional[Limit] = None, *, bitboards: bool,
+            depth: Optional[int] = None, nodes: Optional[int] = None, time_ms: Optional[float] = None,
+            branching: Optional[int] = None, radius: Optional[int] = None, tt: Optional[TranspositionTable] = None,
+            use_tt: bool = True, ordering: bool = True, rng: Optional[np.random.Generator] = None) -> SearchResult:  # fmt: skip
     """:func:`search` with the kernel chosen by the caller (the tests compare the two on the same positions).
 
     Raises:
         ValueError: as :func:`search`, or ``bitboards`` for a game that does not fit them.
     """
-    _check_budgets(position, evaluator, depth, nodes, time_ms, branching, radius)
+    limit = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
+    _check_budgets(position, evaluator, limit)
+    depth, nodes, time_ms, branching, radius = limit.depth, limit.nodes, limit.time_ms, limit.branching, limit.radius
     if bitboards and not _uses_bitboards(position):
         raise ValueError(f"{position.game} does not fit the bitboard kernel")
     if time_ms is not None:
@@ -434,8 +440,11 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
 
     The reference the alpha-beta tests compare against, and the node count
     the Connect-4 paper's figures show without pruning.
+
+    Raises:
+        ValueError: as :func:`search` (``depth`` and ``radius`` are checked by :class:`search.budget.Limit`).
     """
-    _check_budgets(position, evaluator, depth, None, None, None, radius)
+    _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
     buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
     settings = _array_settings(position, evaluator, None, radius)
     value = nm._minimax(
@@ -458,8 +467,11 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
 
     What :class:`search.agents.MinimaxAgent` chooses from; a move that wins
     scores ``WIN_SCORE - 1``.
+
+    Raises:
+        ValueError: as :func:`minimax`.
     """
-    _check_budgets(position, evaluator, depth, None, None, None, radius)
+    _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
     buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
     settings = _array_settings(position, evaluator, None, radius)
     board, heights = position._board.copy(), position._heights.copy()
@@ -497,6 +509,6 @@ def calibrate(evaluator: Evaluator, position: Optional[Position] = None, seconds
     into a node budget: ``nodes = int(rate * time_ms / 1000)``.
     """
     position = position or evaluator.game.position()
-    search(position, evaluator, depth=1)  # compile or load the kernels outside the measurement
-    result = search(position, evaluator, time_ms=seconds * 1000.0)
+    search(position, evaluator, Limit(depth=1))  # compile or load the kernels outside the measurement
+    result = search(position, evaluator, Limit(time_ms=seconds * 1000.0))
     return result.nodes / max(result.seconds, 1e-9)

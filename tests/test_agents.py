@@ -9,8 +9,8 @@ import pytest
 
 import search.tt as tt_module
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow, Position
-from heuristics import Evaluator, SearchSettings, WeightFileError, save_weights
-from search import Agent, TranspositionTable
+from heuristics import Evaluator, WeightFileError, save_weights
+from search import Agent, Limit, TranspositionTable
 from search.agent_spec import weight_file_of
 from search.agents import AgentSpecError, AlphaBetaAgent, MinimaxAgent, make_agent
 from search.simple_agents import RandomAgent, RuleBasedAgent
@@ -97,7 +97,7 @@ def test_tic_tac_toe_perfect_search_always_draws() -> None:
 def test_specs_build_the_right_agents(tmp_path: Path) -> None:
     ab = make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4,f1_four=0,tt=1024", CONNECT4)
     assert isinstance(ab, AlphaBetaAgent) and isinstance(ab, Agent)
-    assert (ab.depth, ab.branching, ab.evaluator.name, ab.evaluator.weights["f1_four"]) == (6, 4, "c4_features", 0.0)
+    assert (ab.limit.depth, ab.limit.branching, ab.evaluator.name, ab.evaluator.weights["f1_four"]) == (6, 4, "c4_features", 0.0)
     assert ab.table.size == 1024
     assert make_agent("alphabeta", CONNECT4).evaluator.name == "c4_features"
     assert make_agent("alphabeta", GOMOKU).evaluator.name == "windows"
@@ -106,15 +106,15 @@ def test_specs_build_the_right_agents(tmp_path: Path) -> None:
     mm = make_agent("minimax:depth=2", TIC_TAC_TOE)
     assert isinstance(mm, MinimaxAgent) and mm.depth == 2
     timed = make_agent("alphabeta:time_ms=50,nodes=1000", CONNECT4)
-    assert isinstance(timed, AlphaBetaAgent) and (timed.depth, timed.time_ms, timed.nodes) == (None, 50.0, 1000)
+    assert isinstance(timed, AlphaBetaAgent) and timed.limit == Limit(time_ms=50.0, nodes=1000)
 
-    tuned = Evaluator("square_values", CONNECT4, {"scale": 3.0}).to_weight_file(SearchSettings(depth=5, branching=3))
+    tuned = Evaluator("square_values", CONNECT4, {"scale": 3.0}).to_weight_file(Limit(depth=5, branching=3).to_dict())
     path = save_weights(tuned, tmp_path / "tuned.json")
     from_file = make_agent(str(path), CONNECT4)
     assert isinstance(from_file, AlphaBetaAgent)
-    assert (from_file.evaluator.weights, from_file.depth, from_file.branching) == ({"scale": 3.0}, 5, 3)
+    assert (from_file.evaluator.weights, from_file.limit) == ({"scale": 3.0}, Limit(depth=5, branching=3))
     deeper = make_agent(f"alphabeta:weights={path},depth=2", CONNECT4)
-    assert isinstance(deeper, AlphaBetaAgent) and deeper.depth == 2 and deeper.branching == 3
+    assert isinstance(deeper, AlphaBetaAgent) and deeper.limit == Limit(depth=2, branching=3)
     with pytest.raises(WeightFileError, match="the file is for Connect-4 6x7 k=4, not m,n,k 3,3,3"):
         make_agent(str(path), TIC_TAC_TOE)
 
@@ -160,12 +160,12 @@ def test_agents_refuse_other_games_and_finished_positions() -> None:
 
 def test_a_weight_file_given_as_the_last_key_is_still_a_spec(tmp_path: Path) -> None:
     """One grammar: the first word decides, so ``weights=...json`` at the end does not turn the spec into a path."""
-    record = Evaluator("windows", CONNECT4, {"good": 7.0}).to_weight_file(SearchSettings(depth=5))
+    record = Evaluator("windows", CONNECT4, {"good": 7.0}).to_weight_file(Limit(depth=5).to_dict())
     path = save_weights(record, tmp_path / "w.json")
     for spec in (f"alphabeta:depth=2,weights={path}", f"alphabeta:weights={path}", f" alphabeta : weights={path} "):
         agent = make_agent(spec, CONNECT4)
         assert isinstance(agent, AlphaBetaAgent) and agent.evaluator.weights["good"] == 7.0
-        assert agent.depth == (2 if "depth=2" in spec else 5)
+        assert agent.limit.depth == (2 if "depth=2" in spec else 5)
     assert weight_file_of(str(path)) == str(path) and weight_file_of(f"alphabeta:weights={path}") is None
 
 

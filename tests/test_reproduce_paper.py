@@ -14,6 +14,7 @@ import pytest
 from games import CONNECT4
 from heuristics import get_spec
 from search.agents import AgentSpecError, make_agent
+from search.budget import Limit
 from tuning.stats import trinomial
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +139,7 @@ def test_feature_weights_turn_off_exactly_the_other_features() -> None:
 def test_alphabeta_spec_builds_the_agent_it_describes() -> None:
     weights = {**feature_weights(("F2",)), "f2_three_half": 123456.789012345}
     agent = make_agent(alphabeta_spec("c4_features", 6, 3, weights), CONNECT4)
-    assert agent.depth == 6 and agent.nodes is None and agent.branching is None and agent.random_every == 3
+    assert agent.limit == Limit(depth=6) and agent.random_every == 3
     assert agent.evaluator.weights == weights
 
 

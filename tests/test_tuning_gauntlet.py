@@ -10,6 +10,7 @@ import pytest
 from games import CONNECT4, TIC_TAC_TOE
 from heuristics import load_weights
 from heuristics.registry import HEURISTICS
+from search.budget import Limit
 from tuning.gauntlet import default_gauntlet, describe, member_spec
 from tuning.run import EXIT_NO_IMPROVEMENT, TuneConfig, main, tune
 
@@ -18,7 +19,7 @@ STRONG = "alphabeta:heuristic=square_values,depth=6"
 
 
 def test_the_default_gauntlet_is_every_evaluator_and_every_shipped_tuned_file() -> None:
-    members = default_gauntlet(CONNECT4, nodes=1000, depth=8)
+    members = default_gauntlet(CONNECT4, Limit(depth=8, nodes=1000))
     covering = [name for name, spec in HEURISTICS.items() if spec.refuse(CONNECT4) is None]
     tuned = sorted(WEIGHTS.glob("connect4-*-tuned.json"))
     assert tuned and len(members) == len(covering) + len(tuned)
@@ -27,12 +28,12 @@ def test_the_default_gauntlet_is_every_evaluator_and_every_shipped_tuned_file() 
     assert all("nodes=1000" in m and "depth=8" in m for m in members)  # every member at the run's budget
     shipped = load_weights(tuned[0], CONNECT4)
     assert all(f"{k}={v!r}" in members[len(covering)] for k, v in shipped.weights.items())
-    assert len(default_gauntlet(TIC_TAC_TOE, nodes=300, depth=8)) == sum(s.refuse(TIC_TAC_TOE) is None for s in HEURISTICS.values())
+    assert len(default_gauntlet(TIC_TAC_TOE, Limit(depth=8, nodes=300))) == sum(s.refuse(TIC_TAC_TOE) is None for s in HEURISTICS.values())
 
 
 def test_a_member_file_for_another_game_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="tictactoe-windows.json"):
-        member_spec(str(WEIGHTS / "tictactoe-windows.json"), CONNECT4, nodes=1000, depth=8)
+        member_spec(str(WEIGHTS / "tictactoe-windows.json"), CONNECT4, Limit(depth=8, nodes=1000))
 
 
 def _planted(setup, study, runner, progress):
@@ -76,4 +77,4 @@ def test_baseline_and_opponents_together_are_refused(tmp_path: Path, monkeypatch
 
 def test_a_spec_naming_its_weight_file_last_is_a_spec_not_a_path() -> None:
     spec = f"alphabeta:nodes=300,weights={WEIGHTS / 'connect4-square_values.json'}"
-    assert member_spec(spec, CONNECT4, nodes=1000, depth=8) == spec  # played as written, not re-read as a file
+    assert member_spec(spec, CONNECT4, Limit(depth=8, nodes=1000)) == spec  # played as written, not re-read as a file

@@ -50,7 +50,7 @@ def test_a_confirmed_run_exports_a_loadable_weight_file_and_resumes(tmp_path: Pa
     assert first.returncode == 0, first.stderr
     assert "confirmed" in first.stdout and "optuna-dashboard" in first.stdout
     exported = load_weights(tmp_path / "tuned.json", CONNECT4)
-    assert exported.heuristic == "square_values" and exported.search.nodes == 300
+    assert exported.heuristic == "square_values" and exported.search["nodes"] == 300
     provenance = exported.provenance
     assert provenance["study"] == "s" and provenance["seed"] == 0 and provenance["confirmation"]["pairs"] == 4
     assert provenance["trial"] in (0, 1) and provenance["games"] >= 2 and "package_version" in provenance
@@ -223,7 +223,7 @@ def test_the_shipped_tuned_file_is_a_confirmed_improvement(name: str) -> None:
     confirmation = shipped.provenance["confirmation"]
     assert shipped.provenance["tool"] == "python -m tuning.run" and confirmation["openings"] == "held-out"
     assert confirmation["elo_low"] > 0 and confirmation["elo_low"] < confirmation["elo"] < confirmation["elo_high"]
-    assert shipped.search.nodes is not None  # tuned at a node budget, and played at it
+    assert shipped.search["nodes"] is not None  # tuned at a node budget, and played at it
 
 
 def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:

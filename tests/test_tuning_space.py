@@ -8,6 +8,7 @@ import pytest
 from games import CONNECT4, make_game
 from heuristics import get_spec
 from search.agents import make_agent
+from search.budget import Limit
 from tuning.samplers import SAMPLERS, OnePercentSampler, make_sampler
 from tuning.space import SearchSpace, parse_bounds
 
@@ -25,17 +26,17 @@ def test_the_space_covers_every_weight_within_its_registered_bounds() -> None:
 def test_candidates_become_agents_with_exactly_those_settings() -> None:
     space = SearchSpace.build(CONNECT4, "c4_features")
     values = {**space.defaults(), "f4_col_d": 123.5, "branching": 3, "depth": 6}
-    candidate = space.candidate(values, nodes=2000)
+    candidate = space.candidate(values, Limit(nodes=2000))
     agent = make_agent(candidate.spec(), CONNECT4)
     assert agent.evaluator.weights["f4_col_d"] == 123.5
-    assert (agent.depth, agent.branching, agent.nodes) == (6, 3, 2000)
-    assert space.candidate({**values, "branching": 7}).branching is None  # the top of the range is "all moves"
+    assert agent.limit == candidate.limit == Limit(depth=6, branching=3, nodes=2000)
+    assert space.candidate({**values, "branching": 7}).limit.branching is None  # the top of the range is "all moves"
     assert make_agent(space.candidate(space.defaults()).spec(), CONNECT4).evaluator.weights == get_spec("c4_features").defaults
 
 
 def test_explicit_branching_bounds_are_real_q_values() -> None:
     space = SearchSpace.build(make_game("mnk", 9, 9, 5), "windows", bounds=parse_bounds("branching=2:5"))
-    assert space.candidate({"branching": 5}).branching == 5
+    assert space.candidate({"branching": 5}).limit.branching == 5
 
 
 @pytest.mark.parametrize(
@@ -101,10 +102,10 @@ def test_a_candidates_weight_file_carries_its_search_settings(tmp_path) -> None:
 
     game = make_game("mnk", 9, 9, 5)
     space = SearchSpace.build(game, "windows")
-    candidate = space.candidate({**space.defaults(), "branching": 6, "depth": 3}, nodes=500, radius=2)
+    candidate = space.candidate({**space.defaults(), "branching": 6, "depth": 3}, Limit(nodes=500, radius=2))
     save_weights(candidate.weight_file(game, {"study": "t"}), tmp_path / "w.json")
     agent = AlphaBetaAgent(game, weights=tmp_path / "w.json")
-    assert (agent.depth, agent.branching, agent.nodes, agent.radius) == (3, 6, 500, 2)
+    assert agent.limit == Limit(depth=3, branching=6, nodes=500, radius=2)
 
 
 def test_onepercent_in_a_shared_study_proposes_as_one_process_would() -> None:

@@ -12,7 +12,6 @@ import pytest
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Connect4
 from heuristics import (
     Evaluator,
-    SearchSettings,
     UnknownHeuristicError,
     UnsupportedGameError,
     WeightError,
@@ -23,6 +22,7 @@ from heuristics import (
     save_weights,
 )
 from heuristics.defaults import default_weight_files
+from search.budget import Limit
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 def sample_record() -> WeightFile:
     spec = get_spec("square_values")
     return WeightFile(
-        CONNECT4, "square_values", {n: 2.5 for n in spec.weight_names}, SearchSettings(depth=6, branching=3, nodes=20000),
+        CONNECT4, "square_values", {n: 2.5 for n in spec.weight_names}, Limit(depth=6, branching=3, nodes=20000).to_dict(),
         {"study": "s1", "trial": 7, "elo": 31.5, "elo_ci": [3.0, 60.0]},
     )  # fmt: skip
 
@@ -92,18 +92,13 @@ def edit(path: str, value: Any) -> Edit:
         (edit("game.rows", 0), "game", "rows=0 is out of range"),
         (edit("game.kind", "chess"), "game", "kind 'chess' is not 'connect4' or 'mnk'"),
         (edit("game.k", "-"), "game", "exactly kind, rows, cols, k"),
-        (edit("search.depth", -1), "search.depth", "-1 is not a positive integer or null"),
-        (edit("search.branching", 2.5), "search.branching", "2.5 is not a positive integer or null"),
-        (edit("search.time_ms", "fast"), "search.time_ms", "'fast' is not a positive number or null"),
-        (edit("search.width", 3), "search.width", "unknown field"),
+        (edit("search", [4]), "search", "must be an object"),  # its values: tests/test_budget.py
         (edit("provenance", [1]), "provenance", "must be an object"),
         (edit("extra", 1), "extra", "unknown field; allowed:"),
         (edit("heuristic", "-"), "heuristic", "missing"),
         (edit("weights.scale", 10**400), "weights", "weight 'scale' = 10000000000000000000...(401 characters) is too "
                                                     "large for a float"),
         (edit("weights.scale", 1e300), "weights", "weights of square_values too large for Connect-4 6x7 k=4"),
-        (edit("search.nodes", 2**70), "search.nodes", "1180591620717411303424 is larger than 2**63 - 1"),
-        (edit("search.time_ms", 10**400), "search.time_ms", "...(401 characters) is not a positive number or null"),
     ],
 )
 def test_malformed_files_name_the_file_and_the_field(tmp_path: Path, change: Edit, field: str, problem: str) -> None:

@@ -14,10 +14,11 @@ from typing import Any, Mapping, Optional
 import optuna
 
 from games import KInARow, make_game
-from heuristics import get_spec, load_weights
+from heuristics import get_spec
 from heuristics.defaults import game_tag
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
+from search.budget import Limit, load_weight_file
 from tuning._report import say
 from tuning._study import check_writable, create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
@@ -59,8 +60,12 @@ class Setup:
 
     def candidate(self, params: Mapping[str, Any]) -> Candidate:
         """The candidate of a point of the space, with the run's fixed settings (budget, random moves, radius)."""
-        c = self.config
-        return self.space.candidate(params, c.budget_nodes, c.random_every, c.radius)
+        return self.space.candidate(params, _budget(self.config), self.config.random_every)
+
+
+def _budget(config: TuneConfig, depth: Optional[int] = None) -> Limit:
+    """The search budget every agent of the run shares: the node budget (fair mode) and the radius, and ``depth``."""
+    return Limit(depth=depth, nodes=config.budget_nodes, radius=config.radius)
 
 
 def prepare(config: TuneConfig) -> Setup:
@@ -79,7 +84,7 @@ def prepare(config: TuneConfig) -> Setup:
     out = Path(config.out or run_dir / f"{game_tag(game)}-{heuristic}-tuned.json")
     for path in (out, run_dir / "summary.md"):
         check_writable(path)
-    start = space.candidate(space.defaults(), config.budget_nodes, config.random_every, config.radius)
+    start = space.candidate(space.defaults(), _budget(config), config.random_every)
     make_agent(start.spec(), game)  # budgets out of range fail here, before the study exists
     storage = open_storage(config.storage)
     storage.get_all_studies()  # reachable? (before any file is written or game played)
@@ -113,25 +118,24 @@ def _opponents(config: TuneConfig, game: KInARow, heuristic: str) -> tuple[tuple
     the gauntlet of :func:`tuning.gauntlet.default_gauntlet`.
     """
     depth = config.depth_range[1] if config.mode == "fair" else 4
-    extra = (config.random_every, config.radius)
+    budget = _budget(config, depth)
     if config.baseline is not None:
         spec, start_depth, branching = _baseline(config, game)
         return (spec,), start_depth, branching
     if config.opponents is not None:
-        return tuple(member_spec(o, game, config.budget_nodes, depth, *extra) for o in config.opponents), depth, None
-    return tuple(default_gauntlet(game, config.budget_nodes, depth, *extra)), depth, None
+        return tuple(member_spec(o, game, budget, config.random_every) for o in config.opponents), depth, None
+    return tuple(default_gauntlet(game, budget, config.random_every)), depth, None
 
 
 def _baseline(config: TuneConfig, game: KInARow) -> tuple[str, int, Optional[int]]:
     """(baseline agent spec, its depth, its q) for ``--baseline``: a weight file starts the search at its settings."""
     assert config.baseline is not None
-    nodes, extra = config.budget_nodes, (config.random_every, config.radius)
     path = weight_file_of(config.baseline)  # the spec grammar decides: "alphabeta:weights=x.json" is a spec
     if path is not None:
-        loaded = load_weights(path, game)
-        depth = loaded.search.depth or 4
-        spec = Candidate(loaded.heuristic, loaded.weights, depth, loaded.search.branching, nodes, *extra).spec()
-        return spec, depth, loaded.search.branching
+        loaded, tuned = load_weight_file(path, game)
+        depth = tuned.depth or 4
+        budget = _budget(config, depth).replace(branching=tuned.branching)
+        return Candidate(loaded.heuristic, loaded.weights, budget, config.random_every).spec(), depth, tuned.branching
     make_agent(config.baseline, game)  # a bad spec fails here with the valid names and keys
     return config.baseline, 4, None
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from games import game_from_record, make_game
-from heuristics import SearchSettings, WeightFile, get_spec, load_weights, save_weights
+from heuristics import WeightFile, get_spec, save_weights
+from search.budget import Limit, load_weight_file
 from tuning.labels import default_path, load_labels
 from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
 
@@ -68,16 +69,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
-    search = SearchSettings()
+    search = Limit()
     try:
         game = make_game(args.game, args.rows, args.cols, args.k)
         get_spec(args.heuristic)
         start = None
         if args.start:
-            loaded = load_weights(args.start, game)
+            loaded, search = load_weight_file(args.start, game)
             if loaded.heuristic != args.heuristic:
                 parser.error(f"--start {args.start} is a {loaded.heuristic} weight file, not {args.heuristic}")
-            start, search = loaded.weights, loaded.search
+            start = loaded.weights
         data = Path(args.data) if args.data else default_path(game)
         labels = load_labels(data, game)
         result = fit_weights(game, args.heuristic, labels, start=start, regularization=args.regularization,
@@ -91,7 +92,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"  {name} = {value:.6g}  (start {result.start[name]:.6g})")
     if args.out:
         used = list(sys.argv[1:] if argv is None else argv)
-        record = WeightFile(game, args.heuristic, result.weights, search, provenance(result, data, labels.header, used))
+        record = WeightFile(game, args.heuristic, result.weights, search.to_dict(),
+                            provenance(result, data, labels.header, used))  # fmt: skip
         try:
             save_weights(record, args.out)
         except ValueError as exc:

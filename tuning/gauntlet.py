@@ -4,14 +4,15 @@ A tune that only beats its own starting point can still be the weakest agent
 the project ships (the first tuned ``c4_features`` file beat its defaults by
 +32 Elo and lost 135 to ``square_values``).  So by default a candidate plays
 a *gauntlet*: every registered evaluator that covers the game, with its
-default weights, at the run's node budget, plus every tuned weight file
-shipped in ``weights/`` for the game (also at the run's budget).  The tuner
+default weights, at the run's budget (a :class:`search.budget.Limit`: nodes or
+time per move, a depth cap), plus every tuned weight file shipped in
+``weights/`` for the game (also at the run's budget).  The tuner
 scores a trial over all of them and exports only a candidate that beats the
 pool and loses to no member (see :mod:`tuning._confirm`).
 
 Example:
     >>> from games import TIC_TAC_TOE
-    >>> [member.split(",")[0] for member in default_gauntlet(TIC_TAC_TOE, nodes=300, depth=8)]
+    >>> [member.split(",")[0] for member in default_gauntlet(TIC_TAC_TOE, Limit(depth=8, nodes=300))]
     ['alphabeta:heuristic=square_values', 'alphabeta:heuristic=patterns', 'alphabeta:heuristic=windows', 'alphabeta:heuristic=mics', 'alphabeta:heuristic=threats']
 """
 
@@ -21,45 +22,51 @@ from pathlib import Path
 from typing import Optional
 
 from games import KInARow
-from heuristics import load_weights
 from heuristics.defaults import game_tag
 from heuristics.registry import HEURISTICS
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
+from search.budget import Limit, load_weight_file
 from tuning.space import Candidate
 
 WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
 """The shipped weight files (in a checkout or an editable install; absent from a wheel: then only the defaults play)."""
 
 
-def member_spec(text: str, game: KInARow, nodes: Optional[int], depth: int, random_every: Optional[int] = None,
-                radius: Optional[int] = None) -> str:  # fmt: skip
+def member_spec(text: str, game: KInARow, budget: Limit, random_every: Optional[int] = None) -> str:
     """A gauntlet member as an agent spec.
 
-    A weight file plays with its weights and branching factor at the run's
-    node budget (its depth capped at ``depth`` when the file names none), as
-    the candidates do; an agent spec plays exactly as written.
+    A weight file plays with its weights and branching factor under the run's
+    ``budget`` (nodes or time per move, radius; a node or time budget caps
+    the depth at ``budget.depth``, otherwise the file's depth plays, or
+    ``budget.depth`` when the file names none), as the candidates do; an
+    agent spec plays exactly as written.
 
     Raises:
         ValueError: a file for another game, a malformed file or an unknown spec (one line).
     """
     path = weight_file_of(text)  # the spec grammar decides: "alphabeta:weights=x.json" is a spec, not a path
     if path is not None:
-        loaded = load_weights(path, game)
-        member_depth = depth if nodes is not None else (loaded.search.depth or depth)
-        return Candidate(loaded.heuristic, loaded.weights, member_depth, loaded.search.branching, nodes, random_every,
-                         radius).spec()  # fmt: skip
+        loaded, tuned = load_weight_file(path, game)
+        timed = budget.nodes is not None or budget.time_ms is not None
+        depth = budget.depth if timed else (tuned.depth or budget.depth)
+        return Candidate(loaded.heuristic, loaded.weights, budget.replace(depth=depth, branching=tuned.branching),
+                         random_every).spec()  # fmt: skip
     make_agent(text, game)  # a bad spec fails here with the valid names and keys
     return text
 
 
-def default_gauntlet(game: KInARow, nodes: Optional[int], depth: int, random_every: Optional[int] = None,
-                     radius: Optional[int] = None, weights_dir: Path = WEIGHTS_DIR) -> list[str]:  # fmt: skip
-    """Every evaluator covering ``game`` at its defaults, then every shipped ``<game>-*-tuned.json``, as specs."""
-    members = [Candidate(name, spec.defaults, depth, None, nodes, random_every, radius).spec()
+def default_gauntlet(game: KInARow, budget: Limit, random_every: Optional[int] = None,
+                     weights_dir: Optional[Path] = WEIGHTS_DIR) -> list[str]:  # fmt: skip
+    """Every evaluator covering ``game`` at its defaults, then every shipped ``<game>-*-tuned.json``, as specs.
+
+    Every member searches under ``budget`` (see :func:`member_spec` for the
+    tuned files' depth and q); ``weights_dir=None`` leaves the tuned files out.
+    """
+    members = [Candidate(name, spec.defaults, budget.replace(branching=None), random_every).spec()
                for name, spec in HEURISTICS.items() if spec.refuse(game) is None]  # fmt: skip
-    for path in sorted(weights_dir.glob(f"{game_tag(game)}-*-tuned.json")):
-        members.append(member_spec(str(path), game, nodes, depth, random_every, radius))
+    for path in sorted(weights_dir.glob(f"{game_tag(game)}-*-tuned.json")) if weights_dir is not None else []:
+        members.append(member_spec(str(path), game, budget, random_every))
     return members
 
 

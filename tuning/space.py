@@ -1,7 +1,8 @@
 """What the tuner searches: a heuristic's weights within their bounds, the branching factor q and the depth.
 
 A :class:`Candidate` is one point of that space plus the fixed settings of
-the run (heuristic, node budget, random moves); it turns into the agent spec
+the run (heuristic, the rest of its search budget, random moves); its search
+settings are one :class:`search.budget.Limit`.  It turns into the agent spec
 string the match workers build agents from (:meth:`Candidate.spec`) and into
 a weight file (:meth:`Candidate.weight_file`).
 
@@ -10,7 +11,7 @@ Example:
     >>> space = SearchSpace.build(CONNECT4, "square_values", tune=("weights", "depth"), depth=(2, 6))
     >>> [p.name for p in space.params]
     ['scale', 'depth']
-    >>> space.candidate({"scale": 2.0, "depth": 5}, nodes=1000).spec()
+    >>> space.candidate({"scale": 2.0, "depth": 5}, Limit(nodes=1000)).spec()
     'alphabeta:heuristic=square_values,depth=5,nodes=1000,scale=2.0'
 """
 
@@ -24,7 +25,8 @@ import optuna
 
 from games import KInARow
 from heuristics import get_spec
-from heuristics.weights import SearchSettings, WeightFile
+from heuristics.weights import WeightFile
+from search.budget import Limit
 
 TUNABLE = ("weights", "branching", "depth")
 """What ``--tune`` may name."""
@@ -56,32 +58,33 @@ class Param:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A full agent configuration: heuristic, complete weights and search settings."""
+    """A full agent configuration: heuristic, complete weights, search budget and random moves."""
 
     heuristic: str
     weights: dict[str, float]
-    depth: Optional[int]
-    branching: Optional[int] = None
-    nodes: Optional[int] = None
+    limit: Limit = Limit()
+    """The search budget (depth, q, nodes, time, radius)."""
     random_every: Optional[int] = None
-    radius: Optional[int] = None
+    """A random move every N-th own move (agent behaviour, not part of the search budget)."""
     params: dict[str, float] = field(default_factory=dict)
     """The searched values this candidate came from (for tables)."""
 
     def spec(self) -> str:
-        """The agent spec string (see :func:`search.agents.make_agent`); floats round-trip exactly."""
-        options = [f"heuristic={self.heuristic}"]
-        for key in ("depth", "branching", "nodes", "random_every", "radius"):
-            value = getattr(self, key)
-            if value is not None:
-                options.append(f"{key}={value}")
+        """The agent spec string (see :func:`search.agents.make_agent`); floats round-trip exactly.
+
+        The budget's settings come in :data:`search.budget.FIELDS` order, with
+        ``random_every`` before ``radius``: where the spec strings of earlier
+        runs put it (studies compare their stored opponent specs on resume).
+        """
+        settings = {name: value for name, value in self.limit.to_dict().items() if name != "radius"}
+        settings.update(random_every=self.random_every, radius=self.limit.radius)
+        options = [f"heuristic={self.heuristic}"] + [f"{key}={value}" for key, value in settings.items() if value is not None]
         options += [f"{name}={value!r}" for name, value in self.weights.items()]
         return "alphabeta:" + ",".join(options)
 
     def weight_file(self, game: KInARow, provenance: Optional[dict[str, Any]] = None) -> WeightFile:
-        """The candidate as a weight file (its search settings included)."""
-        settings = SearchSettings(depth=self.depth, branching=self.branching, nodes=self.nodes, radius=self.radius)
-        return WeightFile(game, self.heuristic, dict(self.weights), settings, dict(provenance or {}))
+        """The candidate as a weight file (its search budget as the file's search section)."""
+        return WeightFile(game, self.heuristic, dict(self.weights), self.limit.to_dict(), dict(provenance or {}))
 
 
 def parse_bounds(text: Optional[str]) -> dict[str, tuple[float, float]]:
@@ -195,16 +198,24 @@ class SearchSpace:
         """Ask ``trial`` for every parameter."""
         return {p.name: p.suggest(trial) for p in self.params}
 
-    def candidate(self, values: Mapping[str, float], nodes: Optional[int] = None, random_every: Optional[int] = None,
-                  radius: Optional[int] = None) -> Candidate:  # fmt: skip
-        """The agent configuration of a point (parameters not searched keep the defaults)."""
+    def candidate(self, values: Mapping[str, float], budget: Limit = Limit(),
+                  random_every: Optional[int] = None) -> Candidate:  # fmt: skip
+        """The agent configuration of a point (parameters not searched keep the defaults).
+
+        ``budget`` holds the run's fixed search settings (node or time budget,
+        radius); the point's depth and q replace its own.
+
+        Raises:
+            LimitError: a depth or q the budget type refuses.
+        """
         weights = dict(get_spec(self.heuristic).defaults)
         weights.update({name: float(v) for name, v in values.items() if name in weights})
         depth = int(values.get("depth", self.default_depth))
         q = int(values["branching"]) if "branching" in values else self.default_branching
         all_moves = q is None or q >= self.game.n_actions or (self.q_all is not None and q >= self.q_all)
         branching = None if all_moves else q
-        return Candidate(self.heuristic, weights, depth, branching, nodes, random_every, radius, dict(values))
+        return Candidate(self.heuristic, weights, budget.replace(depth=depth, branching=branching), random_every,
+                         dict(values))  # fmt: skip
 
     def with_defaults(self, depth: int, branching: Optional[int]) -> SearchSpace:
         """The same space starting from other depth / q defaults."""
