@@ -106,7 +106,7 @@ def test_step_before_reset() -> None:
     ("alphabeta/Connect4-v0", {"rows": 0}, InvalidGameError, "rows=0 is out of range"),
     ("alphabeta/Connect4-v0", {"k": 9}, InvalidGameError, "k=9 is out of range"),
     ("alphabeta/MNK-v0", {"rows": 3, "cols": 3}, TypeError, "k"),
-    ("alphabeta/MNK-v0", {"rows": 3, "cols": 30, "k": 3}, InvalidGameError, "cols=30 is out of range"),
+    ("alphabeta/MNK-v0", {"rows": 3, "cols": 101, "k": 3}, InvalidGameError, "cols=101 is out of range"),
     ("alphabeta/TicTacToe-v0", {"rows": 4}, InvalidGameError, "fixed at m,n,k 3,3,3; rows cannot be set"),
     ("alphabeta/Gomoku-v0", {"k": 6}, InvalidGameError, "fixed at m,n,k 15,15,5"),
     ("alphabeta/Connect4-v0", {"agent_plays": "last"}, ValueError, "agent_plays='last' is not allowed: use one of 'first', 'second', 'random'"),
