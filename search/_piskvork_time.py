@@ -35,6 +35,8 @@ TT_SHARE = 4
 """With ``max_memory``, the transposition table takes at most 1/TT_SHARE of it (the process itself needs the rest)."""
 TT_ENTRY_BYTES = 32
 """Bytes per transposition-table slot (:class:`search.tt.TranspositionTable`)."""
+MAX_TT_SLOTS = 1 << 20
+"""The most slots ``max_memory`` can buy (32 MB): a generous limit must not ask for more than the machine has."""
 
 
 @dataclass
@@ -72,16 +74,17 @@ def move_budget_ms(limits: Limits, own_moves_left: int) -> float:
 
 
 def table_slots(limits: Limits) -> Optional[int]:
-    """Transposition-table slots that fit in :data:`TT_SHARE` of ``max_memory`` (a power of two), or None without a limit.
+    """Transposition-table slots that fit in :data:`TT_SHARE` of ``max_memory`` (a power of two, at most
+    :data:`MAX_TT_SLOTS`), or None without a limit (the agent's own default).
 
     Example:
-        >>> table_slots(Limits(max_memory=64 << 20))
-        524288
+        >>> table_slots(Limits(max_memory=64 << 20)), table_slots(Limits(max_memory=1 << 40))
+        (524288, 1048576)
     """
     if not limits.max_memory:
         return None
     slots = max(1, limits.max_memory // TT_SHARE // TT_ENTRY_BYTES)
-    return 1 << (slots.bit_length() - 1)
+    return min(MAX_TT_SLOTS, 1 << (slots.bit_length() - 1))
 
 
 def with_budget(spec: str, time_ms: float, tt: Optional[int] = None) -> str:

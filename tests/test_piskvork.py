@@ -241,6 +241,7 @@ def test_budget_from_the_limits() -> None:
     assert move_budget_ms(Limits(timeout_turn=30000, time_left=2500), 3) == pytest.approx(2500 / 3 * 0.9 - 20)
     assert move_budget_ms(Limits(timeout_turn=300, timeout_match=0, time_left=10), 3) == 250  # 0: no match limit
     assert table_slots(Limits(max_memory=0)) is None and table_slots(Limits(max_memory=100 << 20)) == 1 << 19
+    assert table_slots(Limits(max_memory=1 << 50)) == 1 << 20  # a generous limit asks for no more than 32 MB
 
 
 def test_with_budget_keeps_the_smaller_time_and_leaves_other_agents() -> None:
