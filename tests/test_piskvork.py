@@ -13,6 +13,7 @@ from typing import Iterator, Optional
 
 import pytest
 
+from games import MAX_SIDE
 from search._piskvork_time import Limits, move_budget_ms, table_slots, with_budget
 from search.piskvork import EXACT_K_AVAILABLE
 
@@ -255,17 +256,18 @@ def test_with_budget_keeps_the_smaller_time_and_leaves_other_agents() -> None:
 # ------------------------------------------------------------------ malformed input
 
 
+TOO_BIG = MAX_SIDE + 1
 MALFORMED_BEFORE_START = [
     ("TURN 7,7", "ERROR TURN 7,7: no board yet"),
     ("BEGIN", "ERROR BEGIN: no board yet"),
     ("TAKEBACK 1,1", "ERROR TAKEBACK 1,1: no board yet"),
     ("RESTART", "ERROR RESTART: no board yet"),
-    ("START 30", "ERROR START 30: a 30x30 board with k=5 is not supported: rows=30 is out of range"),
+    (f"START {TOO_BIG}", f"ERROR START {TOO_BIG}: a {TOO_BIG}x{TOO_BIG} board with k=5 is not supported: rows={TOO_BIG} is out"),
     ("START 4", "ERROR START 4: a 4x4 board with k=5 is not supported: k=5 is out of range"),
     ("START abc", "ERROR START abc: board size 'abc' is not a whole number"),
     ("START -3", "ERROR START -3: board size '-3' is not a whole number"),
     ("RECTSTART 10", "ERROR RECTSTART 10: '10' is not two whole numbers: the form is RECTSTART W,H"),
-    ("RECTSTART 27,10", "ERROR RECTSTART 27,10: a 27x10 board with k=5 is not supported: cols=27 is out of range"),
+    (f"RECTSTART {TOO_BIG},10", f"ERROR RECTSTART {TOO_BIG},10: a {TOO_BIG}x10 board with k=5 is not supported: cols={TOO_BIG} is"),
     ("FROB 1", "UNKNOWN command 'FROB' in 'FROB 1'"),
 ]
 MALFORMED_IN_GAME = [
