@@ -152,7 +152,15 @@ def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the tournament; return the exit code (2 for bad arguments)."""
+    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: nothing is written then)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
+        print("scripts.mnk_tournament: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
