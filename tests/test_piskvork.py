@@ -220,12 +220,12 @@ def test_takeback_and_restart(gomoku: Engine) -> None:
 
 
 def test_answers_stay_within_timeout_turn(gomoku: Engine) -> None:
-    fresh(gomoku, turn_ms=500)
+    fresh(gomoku, turn_ms=1000)
     reply, seconds = gomoku.timed("BEGIN")
-    assert 0.2 < seconds < 0.5, (reply, seconds)  # it uses the turn (430 ms of search), and no more
+    assert 0.5 < seconds < 1.0, (reply, seconds)  # it uses the turn (880 ms of search), and no more
     for move in ("0,0", "14,14", "0,14"):
         reply, seconds = gomoku.timed(f"TURN {move}")
-        assert seconds < 0.5, (move, reply, seconds)
+        assert seconds < 1.0, (move, reply, seconds)
 
 
 def test_time_left_shortens_the_move(gomoku: Engine) -> None:
@@ -305,7 +305,7 @@ def test_every_malformed_line_gets_one_error_naming_it() -> None:
         assert engine.ask("BOARD", "1,1,1", "2,2,1", "DONE").startswith("ERROR DONE: 2 own and 0 opponent's stones")
         assert engine.ask("BOARD", "1,1,2", "TURN 3,3").startswith("ERROR BOARD ended by TURN without DONE")
         assert engine.read().count(",") == 1  # the TURN itself, played on the board from before that BOARD
-        assert engine.ask("ABOUT").startswith('name="alphabeta-gym", version="')
+        assert engine.ask("about\r").startswith('name="alphabeta-gym", version="')  # any case; CR LF line ends
         assert engine.end() == 0
         assert "Traceback" not in engine.stderr()
     finally:
