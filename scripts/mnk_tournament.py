@@ -53,7 +53,7 @@ def configurations(text: str) -> list[Config]:
     configs = []
     for token in text.split():
         parts = token.split(",")
-        if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):
+        if len(parts) != 3 or not all(part.isdecimal() and int(part) > 0 for part in parts):
             raise argparse.ArgumentTypeError(f"{token!r} is not M,N,K: three positive integers (rows, columns, k), e.g. 7,7,5")
         configs.append((int(parts[0]), int(parts[1]), int(parts[2])))
     if not configs:

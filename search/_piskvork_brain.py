@@ -102,7 +102,7 @@ class Brain:
 
     # ------------------------------------------------------------------ commands
     def _start(self, args: str) -> list[str]:
-        if not args.isdigit():
+        if not args.isdecimal():
             raise ProtocolError(f"board size {args!r} is not a whole number: START N gives an N x N board")
         return self._new_board(int(args), int(args))
 
@@ -194,7 +194,7 @@ class Brain:
             raise ProtocolError("INFO needs a key and a value, e.g. INFO timeout_turn 5000")
         if key not in _INFO_INTS:
             return []  # evaluate, folder and keys of later protocol versions: the protocol lets a brain ignore them
-        if not value.isdigit():
+        if not value.isdecimal():
             raise ProtocolError(f"{key} value {value!r} is not a whole number >= 0")
         number = int(value)
         if key == "rule":
