@@ -1,0 +1,186 @@
+"""Seed 001's m,n,k tournament replayed: agent specs over its 25 configurations, under its time limit, forfeits and scoring.
+
+Every pair of agents plays 4 games per configuration (2 as first player);
+a win as first player scores 2, as second 3, a draw 1; a move over the
+limit or an illegal move forfeits (rules and budgets: :mod:`tuning.tournament`).
+The output is a table per configuration (points, slowest move of each
+agent, forfeits) with totals, in Markdown on stdout and, with ``--out``,
+as ``<out>.md`` and ``<out>.json`` (written atomically).  Configurations
+the game core cannot build are reported as not playable, with the reason.
+
+Run it from the repository root::
+
+    python -m scripts.mnk_tournament "alphabeta:heuristic=mics,radius=2" "alphabeta:heuristic=windows,radius=2" --out runs/mnk
+    python -m scripts.mnk_tournament perfect rules --configs 3,3,3 4,4,3 --time-ms 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import numba
+
+from games import MNK
+from scripts._args import non_negative_int, positive_float, positive_int, writable_file
+from scripts._files import write_text_atomic
+from search.agents import AgentSpecError, make_agent
+from tuning.tournament import (
+    BUDGET_SHARE,
+    CONFIGURATIONS,
+    DRAW,
+    GAMES_PER_PAIR,
+    WIN_FIRST,
+    WIN_SECOND,
+    ConfigurationResult,
+    budgeted,
+    labels_of,
+    play_configuration,
+)  # fmt: skip
+
+Config = tuple[int, int, int]
+
+
+def configurations(text: str) -> list[Config]:
+    """An argparse type: one or more ``M,N,K`` (M rows, N columns, K in a row) separated by blanks."""
+    configs = []
+    for token in text.split():
+        parts = token.split(",")
+        if len(parts) != 3 or not all(part.isdecimal() and int(part) > 0 for part in parts):
+            raise argparse.ArgumentTypeError(f"{token!r} is not M,N,K: three positive integers (rows, columns, k), e.g. 7,7,5")
+        configs.append((int(parts[0]), int(parts[1]), int(parts[2])))
+    if not configs:
+        raise argparse.ArgumentTypeError(f"{text!r} holds no configuration: give M,N,K, e.g. 7,7,5")
+    return configs
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.mnk_tournament",
+        description="Play agent specs against each other over seed 001's m,n,k configurations under its rules "
+        f"(each pair {GAMES_PER_PAIR} games per configuration, half as first player; a win as first scores {WIN_FIRST}, "
+        f"as second {WIN_SECOND}, a draw {DRAW}; a move over the time limit or an illegal move forfeits).",
+    )
+    parser.add_argument("specs", nargs="+", help="two or more agent specs (see search.agents.make_agent)")
+    parser.add_argument("--configs", nargs="+", type=configurations, metavar="M,N,K",
+                        help="configurations to play (default: the 25 of seed 001)")  # fmt: skip
+    parser.add_argument("--time-ms", type=positive_float, default=1000.0,
+                        help=f"time limit per move in ms (default 1000); alpha-beta specs without a budget search for "
+                        f"{BUDGET_SHARE:.0%} of it")  # fmt: skip
+    parser.add_argument("--games", type=positive_int, default=GAMES_PER_PAIR,
+                        help=f"games per pair and configuration, first player alternating (default {GAMES_PER_PAIR})")  # fmt: skip
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seeds the agents (default 0)")
+    parser.add_argument("--out", type=writable_file, help="write <out>.md and <out>.json (a .md or .json suffix is dropped)")
+    return parser
+
+
+def _check_specs(parser: argparse.ArgumentParser, specs: Sequence[str], time_ms: float) -> None:
+    """Refuse malformed specs before any game (errors that depend on the board come per configuration)."""
+    if len(specs) < 2:
+        parser.error(f"a tournament needs two or more agent specs; got {len(specs)}: {' '.join(specs)}")
+    for spec in specs:
+        try:
+            make_agent(budgeted(spec, time_ms * BUDGET_SHARE), MNK(7, 7, 4))
+        except AgentSpecError as exc:
+            parser.error(str(exc))
+        except ValueError:
+            pass  # the spec is well formed; this board is not its kind (e.g. the solver): reported per configuration
+
+
+def _letters(labels: Sequence[str]) -> list[str]:
+    return [chr(ord("A") + i) if i < 26 else f"P{i + 1}" for i in range(len(labels))]
+
+
+def markdown(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace, seconds: float) -> str:
+    """The report: legend, the table per configuration with totals, the forfeits, the configurations not played."""
+    short = _letters(labels)
+    lines = ["# m,n,k tournament (seed 001's rules)", ""]
+    lines += [f"- {letter}: `{label}`" for letter, label in zip(short, labels)]
+    lines += ["", f"Time limit {args.time_ms:g} ms per move ({BUDGET_SHARE:.0%} of it is the search budget of alpha-beta "
+              f"specs without one); {args.games} games per pair and configuration, first player alternating; win as "
+              f"first {WIN_FIRST}, as second {WIN_SECOND}, draw {DRAW}, loss 0; forfeits give the opponent the win.", "",
+              "| M,N,K | " + " | ".join(f"{s} points" for s in short) + " | " + " | ".join(f"{s} slowest ms" for s in short)
+              + " | forfeits |",
+              "|---|" + "---:|" * (2 * len(short)) + "---|"]  # fmt: skip
+    totals = dict.fromkeys(labels, 0)
+    for result in results:
+        if not result.playable:
+            lines.append(f"| {result.name} | " + " | ".join("-" for _ in range(2 * len(short))) + " | not playable |")
+            continue
+        forfeits = sum(game.reason in ("time", "illegal", "error") for game in result.games)
+        points = [str(result.points[label]) for label in labels]
+        slowest = [f"{result.slowest[label] * 1000:.0f}" for label in labels]
+        lines.append(f"| {result.name} | {' | '.join(points)} | {' | '.join(slowest)} | {forfeits} |")
+        for label in labels:
+            totals[label] += result.points[label]
+    lines.append("| **total** | " + " | ".join(f"**{totals[label]}**" for label in labels) + " |" + " |" * len(labels) + " |")
+    lines += ["", "Total points: " + ", ".join(f"{s} {totals[label]}" for s, label in zip(short, labels))]
+    details = [f"- {r.name}: {g.reason} forfeit ({g.detail})" for r in results for g in r.games
+               if g.reason in ("time", "illegal", "error")]  # fmt: skip
+    if details:
+        lines += ["", "Forfeits:", *sorted(set(details))]
+    missing = [f"- {r.name}: not playable: {r.reason}" for r in results if not r.playable]
+    if missing:
+        lines += ["", "Not played:", *missing]
+    lines += ["", f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, numba "
+              f"{numba.__version__}; {seconds:.1f} s in all.", f"Command: `{shlex.join(['python', '-m', 'scripts.mnk_tournament', *args.argv])}`"]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+    """Everything the tournament produced, games included (moves are m,n,k cell actions: row * N + column)."""
+    return {
+        "time_ms": args.time_ms, "games_per_pair": args.games, "seed": args.seed, "agents": list(labels),
+        "totals": {label: sum(r.points.get(label, 0) for r in results) for label in labels},
+        "configurations": [{
+            "config": r.name, "playable": r.playable, "reason": r.reason, "points": r.points,
+            "slowest_ms": {label: round(s * 1000, 3) for label, s in r.slowest.items()}, "refused": r.refused,
+            "games": [{
+                "first": g.first, "second": g.second, "winner": g.winner, "reason": g.reason, "detail": g.detail,
+                "points": list(g.points), "moves": list(g.moves), "seconds": round(g.seconds, 4),
+                "slowest_ms": [round(s * 1000, 3) for s in g.slowest],
+            } for g in r.games],
+        } for r in results],
+    }  # fmt: skip
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: nothing is written then)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
+        print("scripts.mnk_tournament: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
+    _check_specs(parser, args.specs, args.time_ms)
+    configs = list(dict.fromkeys(c for group in args.configs for c in group)) if args.configs else list(CONFIGURATIONS)
+    labels = labels_of(args.specs)
+    started, results = time.perf_counter(), []
+    for config in configs:
+        result = play_configuration(config, args.specs, args.time_ms, args.games, args.seed)
+        results.append(result)
+        shown = ", ".join(f"{p}" for p in result.points.values()) if result.playable else f"not playable ({result.reason})"
+        print(f"{result.name}: {shown}", file=sys.stderr, flush=True)
+    report = markdown(results, labels, args, time.perf_counter() - started)
+    print(report, end="")
+    if args.out is not None:
+        stem = args.out.with_suffix("") if args.out.suffix in (".md", ".json") else args.out
+        write_text_atomic(Path(f"{stem}.json"), json.dumps(as_json(results, labels, args), indent=1) + "\n")
+        write_text_atomic(Path(f"{stem}.md"), report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

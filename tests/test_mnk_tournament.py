@@ -1,0 +1,183 @@
+"""The m,n,k tournament: scoring and forfeits on planted agents (tuning.tournament), and ``python -m scripts.mnk_tournament``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from games import TIC_TAC_TOE, Action, KInARow, Position
+from tuning.tournament import CONFIGURATIONS, budgeted, game_points, play_configuration, play_timed_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FirstFree:
+    """Plays the first legal move (cells in increasing order)."""
+
+    name = "first-free"
+
+    def select_move(self, position: Position) -> Action:
+        return position.legal_moves()[0]
+
+    def reset(self) -> None:
+        pass
+
+    def seed(self, seed: Optional[int]) -> None:
+        pass
+
+
+class Sleeper(FirstFree):
+    """Sleeps ``seconds`` before its second move."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.moves = seconds, 0
+
+    def reset(self) -> None:
+        self.moves = 0
+
+    def select_move(self, position: Position) -> Action:
+        self.moves += 1
+        if self.moves == 2:
+            time.sleep(self.seconds)
+        return super().select_move(position)
+
+
+class Cheater(FirstFree):
+    """Answers ``move`` (a callable of the position) on its second move."""
+
+    def __init__(self, move: Any) -> None:
+        self.move, self.moves = move, 0
+
+    def reset(self) -> None:
+        self.moves = 0
+
+    def select_move(self, position: Position) -> Action:
+        self.moves += 1
+        return self.move(position) if self.moves == 2 else super().select_move(position)  # type: ignore[no-any-return]
+
+
+def crash(position: Position) -> Action:
+    raise RuntimeError("out of ideas")
+
+
+def test_points_follow_the_rules() -> None:
+    assert game_points(0) == (2, 0) and game_points(1) == (0, 3) and game_points(None) == (1, 1)
+
+
+@pytest.mark.parametrize("sleeper_side", [0, 1])
+def test_a_move_over_the_limit_forfeits(sleeper_side: int) -> None:
+    agents = [FirstFree(), FirstFree()]
+    agents[sleeper_side] = Sleeper(0.3)
+    record = play_timed_game(TIC_TAC_TOE, agents[0], agents[1], limit_s=0.1, labels=("a", "b"))
+    assert record.reason == "time" and record.winner == 1 - sleeper_side
+    assert record.points == ((0, 3) if sleeper_side == 0 else (2, 0))  # the opponent scores the win it made
+    assert len(record.moves) == 2 + sleeper_side  # the late move is not played
+    assert record.slowest[sleeper_side] >= 0.3 and record.slowest[1 - sleeper_side] < 0.1
+    assert "took" in record.detail and "over the 100 ms limit" in record.detail and record.detail.startswith("ab"[sleeper_side])
+
+
+@pytest.mark.parametrize("move, reason", [
+    (lambda position: position.moves[0], "illegal"),  # an occupied cell
+    (lambda position: 9, "illegal"),  # off the board
+    (lambda position: "b2", "illegal"),  # not an action
+    (crash, "error"),
+])  # fmt: skip
+def test_an_illegal_move_or_a_failure_forfeits(move: Any, reason: str) -> None:
+    record = play_timed_game(TIC_TAC_TOE, FirstFree(), Cheater(move), limit_s=1.0, labels=("a", "b"))
+    assert (record.reason, record.winner, record.points) == (reason, 0, (2, 0))
+    assert record.moves == (0, 1, 2)  # the second player's second move was refused
+    assert record.detail.startswith("b: ")
+
+
+def test_games_are_scored_by_the_rules() -> None:
+    """First-free against itself: 3,3,3 is won by whoever starts (x takes 2, 4, 6), 1,4,3 is a draw."""
+    def build(spec: str, game: KInARow, seed: int) -> FirstFree:
+        return FirstFree()
+
+    won = play_configuration((3, 3, 3), ["rules", "random"], games=4, build=build)
+    assert [g.winner for g in won.games] == [0, 0, 0, 0] and [g.reason for g in won.games] == ["k in a row"] * 4
+    assert won.points == {"rules": 4, "random": 4}
+    assert [(g.first, g.second) for g in won.games] == [("rules", "random"), ("random", "rules")] * 2
+    drawn = play_configuration((1, 4, 3), ["rules", "random", "rules"], games=2, build=build)
+    assert all(g.reason == "draw" for g in drawn.games) and len(drawn.games) == 3 * 2
+    assert drawn.points == {"rules": 4, "random": 4, "rules #2": 4}  # 2 opponents x 2 games x 1 point
+
+
+def test_forfeits_are_scored_as_the_opponents_wins() -> None:
+    planted = {"rules": lambda: FirstFree(), "random": lambda: Cheater(lambda position: -1)}
+    result = play_configuration((3, 3, 3), ["rules", "random"], build=lambda spec, game, seed: planted[spec]())
+    assert [g.reason for g in result.games] == ["illegal"] * 4
+    assert result.points == {"rules": 2 + 3 + 2 + 3, "random": 0}
+
+
+def test_an_agent_that_cannot_play_the_board_forfeits_and_a_board_the_core_refuses_is_not_played() -> None:
+    result = play_configuration((10, 10, 5), ["perfect", "rules"], limit_ms=1000, games=2)
+    assert "(rows + 1) * cols <= 32" in result.refused["perfect"]
+    assert result.points == {"perfect": 0, "rules": 3 + 2} and {g.reason for g in result.games} == {"error"}
+    refused = play_configuration((101, 5, 4), ["perfect", "rules"])
+    assert not refused.playable and "rows=101 is out of range" in refused.reason and not refused.games
+
+
+def test_the_seed_configurations() -> None:
+    assert len(CONFIGURATIONS) == len(set(CONFIGURATIONS)) == 25
+    assert CONFIGURATIONS[0] == (3, 3, 3) and CONFIGURATIONS[-3:] == ((10, 10, 5), (50, 50, 10), (70, 70, 10))
+
+
+def test_only_an_alpha_beta_spec_without_a_budget_gets_one() -> None:
+    assert budgeted("alphabeta:heuristic=mics,radius=2", 900) == "alphabeta:heuristic=mics,radius=2,time_ms=900"
+    assert budgeted("alphabeta:", 450.5) == "alphabeta:time_ms=450.5"
+    assert budgeted("weights/mnk.json", 900) == "alphabeta:weights=weights/mnk.json,time_ms=900"
+    for spec in ("alphabeta:nodes=500", "alphabeta:time_ms=10", "alphabeta:depth=3", "perfect", "random:seed=2"):
+        assert budgeted(spec, 900) == spec
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scripts.mnk_tournament", *args], capture_output=True, text=True,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=600)  # fmt: skip
+
+
+def test_a_tiny_tournament_end_to_end(tmp_path: Path) -> None:
+    out = run("perfect", "alphabeta:heuristic=windows", "--configs", "3,3,3", "101,5,4", "4,3,3",
+              "--time-ms", "2000", "--games", "2", "--out", str(tmp_path / "run.json"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    data = json.loads((tmp_path / "run.json").read_text())
+    report = (tmp_path / "run.md").read_text()
+    assert report == out.stdout and "| 3,3,3 |" in report and "101,5,4: not playable: rows=101" in report
+    assert data["agents"] == ["perfect", "alphabeta:heuristic=windows"]
+    configs = {c["config"]: c for c in data["configurations"]}
+    assert list(configs) == ["3,3,3", "101,5,4", "4,3,3"] and not configs["101,5,4"]["playable"]
+    for name in ("3,3,3", "4,3,3"):
+        games = configs[name]["games"]
+        assert len(games) == 2 and [g["first"] for g in games] == [data["agents"][0], data["agents"][1]]
+        for game in games:  # no one forfeits at 2 s a move
+            assert game["reason"] in ("k in a row", "draw")
+            solver_side = 0 if game["first"] == "perfect" else 1
+            if name == "3,3,3":  # the solver never loses tic-tac-toe (a draw)
+                assert game["winner"] in (solver_side, None), game
+            elif solver_side == 0:  # 4,3,3 is a first-player win: the solver takes it
+                assert game["winner"] == 0, game
+            assert game["points"] == list(game_points(game["winner"]))
+            assert max(game["slowest_ms"]) < 2000
+        assert sum(configs[name]["points"].values()) == sum(sum(g["points"]) for g in games)
+    assert data["totals"] == {a: configs["3,3,3"]["points"][a] + configs["4,3,3"]["points"][a] for a in data["agents"]}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["perfect"], "two or more agent specs"),
+    (["perfect", "rules", "--configs", "3,3"], "'3,3' is not M,N,K"),
+    (["perfect", "rules", "--configs", "3,0,3"], "'3,0,3' is not M,N,K"),
+    (["perfect", "rules", "--time-ms", "0"], "'0' is not a positive finite number"),
+    (["perfect", "alphabeta:dpth=3"], "unknown key(s) 'dpth'"),
+    (["perfect", "rules", "--games", "0"], "'0' is not an integer >= 1"),
+])  # fmt: skip
+def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
+    out = run(*args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
