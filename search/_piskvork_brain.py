@@ -10,7 +10,6 @@ Example:
 
 from __future__ import annotations
 
-import inspect
 import re
 import time
 from importlib import metadata
@@ -29,8 +28,6 @@ RULE_EXACT = 1
 """INFO rule bit 0: exactly five (k) in a row wins: an overline does not."""
 UNSUPPORTED_RULES = {2: "continuous game", 4: "renju", 8: "caro"}
 """The other INFO rule bits the protocol defines; this engine does not play them."""
-EXACT_K_AVAILABLE = "exact_k" in inspect.signature(make_game).parameters
-"""True once the game core has the exact-k rule (the architecture pass adds it to :func:`games.make_game`)."""
 _INFO_INTS = ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule")
 _COORDS = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
 _STONE = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*")
@@ -210,10 +207,6 @@ class Brain:
         if unknown:
             notes.append(f"MESSAGE rule bits {unknown} are not defined by the protocol: ignored")
         exact = bool(rule & RULE_EXACT)
-        if exact and not EXACT_K_AVAILABLE:
-            notes.append(f"MESSAGE rule 1 (exactly {self.k} in a row wins) needs the exact-k rule, which this build's "
-                         "game core lacks: an overline wins here")  # fmt: skip
-            exact = False
         if exact != self.exact:
             if self.position is not None:  # the same stones under the new rule
                 replay = Position(self._game(self.position.game.rows, self.position.game.cols, exact))
@@ -246,9 +239,8 @@ class Brain:
 
     # ------------------------------------------------------------------ helpers
     def _game(self, rows: int, cols: int, exact: bool) -> KInARow:
-        """The m,n,k game of this board; ``exact`` asks for the exact-k rule (only when the core has it)."""
-        extra = {"exact_k": True} if exact else {}
-        return make_game("mnk", rows, cols, self.k, **extra)
+        """The m,n,k game of this board; ``exact``: the exact-k rule (an overline does not win)."""
+        return make_game("mnk", rows, cols, self.k, exact_k=exact)
 
     def _need_board(self) -> Position:
         if self.position is None:

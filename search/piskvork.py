@@ -56,11 +56,11 @@ import sys
 from typing import Optional, Sequence, TextIO
 
 from games import MNK
-from search._piskvork_brain import DEFAULT_SPEC, EXACT_K_AVAILABLE, GOMOKU_K, Brain, ProtocolError
+from search._piskvork_brain import DEFAULT_SPEC, GOMOKU_K, Brain, ProtocolError
 from search._piskvork_time import with_budget
 from search.agents import make_agent
 
-__all__ = ["Brain", "DEFAULT_SPEC", "EXACT_K_AVAILABLE", "GOMOKU_K", "ProtocolError", "main", "serve"]
+__all__ = ["Brain", "DEFAULT_SPEC", "GOMOKU_K", "ProtocolError", "main", "serve"]
 
 
 # --------------------------------------------------------------------------- command line

@@ -74,13 +74,13 @@ def test_points_follow_the_rules() -> None:
 @pytest.mark.parametrize("sleeper_side", [0, 1])
 def test_a_move_over_the_limit_forfeits(sleeper_side: int) -> None:
     agents = [FirstFree(), FirstFree()]
-    agents[sleeper_side] = Sleeper(0.3)
-    record = play_timed_game(TIC_TAC_TOE, agents[0], agents[1], limit_s=0.1, labels=("a", "b"))
+    agents[sleeper_side] = Sleeper(1.0)  # limits far apart: a loaded CI machine must not make the quick agent late
+    record = play_timed_game(TIC_TAC_TOE, agents[0], agents[1], limit_s=0.5, labels=("a", "b"))
     assert record.reason == "time" and record.winner == 1 - sleeper_side
     assert record.points == ((0, 3) if sleeper_side == 0 else (2, 0))  # the opponent scores the win it made
     assert len(record.moves) == 2 + sleeper_side  # the late move is not played
-    assert record.slowest[sleeper_side] >= 0.3 and record.slowest[1 - sleeper_side] < 0.1
-    assert "took" in record.detail and "over the 100 ms limit" in record.detail and record.detail.startswith("ab"[sleeper_side])
+    assert record.slowest[sleeper_side] >= 1.0 and record.slowest[1 - sleeper_side] < 0.5
+    assert "took" in record.detail and "over the 500 ms limit" in record.detail and record.detail.startswith("ab"[sleeper_side])
 
 
 @pytest.mark.parametrize("move, reason", [

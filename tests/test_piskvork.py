@@ -15,7 +15,6 @@ import pytest
 
 from games import MAX_SIDE
 from search._piskvork_time import Limits, move_budget_ms, table_slots, with_budget
-from search.piskvork import EXACT_K_AVAILABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,20 +174,12 @@ def test_a_full_short_game_takes_every_win_and_blocks_every_loss(k: int, size: i
         engine.proc.kill()
 
 
-@pytest.mark.skipif(not EXACT_K_AVAILABLE, reason="the game core has no exact-k rule yet")
 def test_rule_1_makes_an_overline_not_count(gomoku: Engine) -> None:
     own, theirs = row(7, 0, 1, 2, 4, 5), [*row(14, 0, 1, 2, 3), (14, 0)]
     fresh(gomoku, rule=0)  # freestyle: 3,7 makes six in a row, a win
     assert board(gomoku, own, theirs) == "3,7"
     fresh(gomoku, rule=1)  # exactly five: six is no win, so the opponent's five at 4,14 must be blocked
     assert board(gomoku, own, theirs) == "4,14"
-
-
-@pytest.mark.skipif(EXACT_K_AVAILABLE, reason="the game core has the exact-k rule")
-def test_rule_1_without_the_exact_k_rule_says_so(gomoku: Engine) -> None:
-    assert gomoku.ask("START 15") == "OK"
-    reply = gomoku.ask("INFO rule 1")
-    assert reply.startswith("MESSAGE rule 1") and "overline wins" in reply
 
 
 def test_unsupported_rules_are_named_and_play_goes_on(gomoku: Engine) -> None:
