@@ -73,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="configurations to play (default: the 25 of seed 001)")  # fmt: skip
     parser.add_argument("--time-ms", type=positive_float, default=1000.0,
                         help=f"time limit per move in ms (default 1000); alpha-beta specs without a budget search for "
-                        f"{BUDGET_SHARE:.0%} of it")  # fmt: skip
+                        f"{round(BUDGET_SHARE * 100)}%% of it")  # fmt: skip  (%%: argparse %-formats help strings)
     parser.add_argument("--games", type=positive_int, default=GAMES_PER_PAIR,
                         help=f"games per pair and configuration, first player alternating (default {GAMES_PER_PAIR})")  # fmt: skip
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seeds the agents (default 0)")
