@@ -1,7 +1,7 @@
 """Blunder rates of several agents on one label set, as a Markdown table (the README's numbers).
 
-    python scripts/blunder_table.py                       # the shipped agents at 1000 nodes, Connect-4 6x7
-    python scripts/blunder_table.py rules random --game tictactoe
+    python -m scripts.blunder_table                       # the shipped agents at 1000 nodes, Connect-4 6x7
+    python -m scripts.blunder_table rules random --game tictactoe
 """
 
 from __future__ import annotations

@@ -38,9 +38,9 @@ moves (3 by default, as in the paper; 0 turns it off).  The ``tuned`` and
 a random move against perfect play only measures the random move.  Cells share openings and seeds, so they
 differ only by the players.  Usage::
 
-    PYTHONPATH=$PWD python scripts/reproduce_paper.py all --out docs/results   # 1000 games per cell (200 vs perfect play)
-    PYTHONPATH=$PWD python scripts/reproduce_paper.py table9 --games 400 --workers 2
-    PYTHONPATH=$PWD python scripts/reproduce_paper.py all --quick --out /tmp/paper   # smoke run
+    python -m scripts.reproduce_paper all --out docs/results   # 1000 games per cell (200 vs perfect play)
+    python -m scripts.reproduce_paper table9 --games 400 --workers 2
+    python -m scripts.reproduce_paper all --quick --out /tmp/paper   # smoke run
 """
 
 from __future__ import annotations
@@ -59,9 +59,13 @@ from typing import Callable, Optional, Sequence
 
 import numba
 import numpy as np
-from _args import int_list, int_range, non_negative_int, positive_int, writable_dir
-from _files import staged_folder, write_text_atomic
-from _paper_play import (
+from tqdm import tqdm
+
+from games import CONNECT4
+from heuristics import NAMES, WeightFileError, get_spec, load_weights
+from scripts._args import int_list, int_range, non_negative_int, positive_int, writable_dir
+from scripts._files import staged_folder, write_text_atomic
+from scripts._paper_play import (
     PROFILES,
     FixedGame,
     MoveProfile,
@@ -74,7 +78,7 @@ from _paper_play import (
     play_fixed_game,
     profile_game,
 )
-from _paper_report import (
+from scripts._paper_report import (
     FAILS,
     HOLDS,
     MARGIN,
@@ -101,10 +105,6 @@ from _paper_report import (
     tends_to_beat,
     wilson,
 )
-from tqdm import tqdm
-
-from games import CONNECT4
-from heuristics import NAMES, WeightFileError, get_spec, load_weights
 from search.agents import AgentSpecError, make_agent
 from tuning.match import MatchRunner, default_workers, pair_seed
 from tuning.openings import Opening, make_openings
@@ -307,7 +307,7 @@ def machine_line() -> str:
 
 def command_line(settings: Settings) -> str:
     """The command that reproduces this run."""
-    return shlex.join(["python", "scripts/reproduce_paper.py", *settings.argv])
+    return shlex.join(["python", "-m", "scripts.reproduce_paper", *settings.argv])
 
 
 def settings_text(run: Run, games: Optional[str] = None, paired: bool = True, random: bool = True,
@@ -763,7 +763,7 @@ def perfect(run: Run) -> Output:
             "# Beyond the paper: each evaluator against perfect play",
             "**Skipped:** the exact solver's agent (spec `perfect`) is not available in this checkout:",
             f"> {missing}",
-            "Run `python scripts/reproduce_paper.py perfect` once the solver is merged.",
+            "Run `python -m scripts.reproduce_paper perfect` once the solver is merged.",
         ])  # fmt: skip
         write_text_atomic(run.out / "perfect.md", markdown + "\n")
         return Output("perfect", markdown, [run.out / "perfect.md"], 0)
@@ -856,7 +856,7 @@ def tuned_file(text: str) -> Path:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="reproduce_paper.py",
+        prog="python -m scripts.reproduce_paper",
         description="Replay the Connect-4 experiments of Kang, Wang and Hu (2019): Tables 6-9, Figures 12-13, "
         "and two beyond the paper (tuned weights, perfect play), with 95%% intervals.",
     )

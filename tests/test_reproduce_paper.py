@@ -17,11 +17,9 @@ from search.agents import AgentSpecError, make_agent
 from tuning.stats import trinomial
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "scripts" / "reproduce_paper.py"
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from _paper_play import FEATURE_GROUPS, alphabeta_spec, feature_weights  # noqa: E402
-from _paper_report import (  # noqa: E402
+from scripts._paper_play import FEATURE_GROUPS, alphabeta_spec, feature_weights
+from scripts._paper_report import (
     FAILS,
     HOLDS,
     OPEN,
@@ -40,9 +38,10 @@ PLOTS = ("table6", "figure12", "figure13", "table7", "table8", "table9", "tuned"
 
 
 def run_script(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env, cwd=ROOT,
-                          timeout=timeout)  # fmt: skip
+    """``python -m scripts.reproduce_paper`` from the repository root, without PYTHONPATH (as the README runs it)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-m", "scripts.reproduce_paper", *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=timeout)  # fmt: skip
 
 
 def markdown_tables(text: str) -> list[list[dict[str, str]]]:
@@ -167,7 +166,7 @@ def test_wilson_interval_known_values() -> None:
 
 
 def test_claim_verdicts_of_tables_7_and_9() -> None:
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     def cell(wins: int, losses: int, draws: int = 0):  # type: ignore[no-untyped-def]
         return cell_from_scores("A", "B", [1.0] * wins + [0.5] * draws + [0.0] * losses, (0.0, 0.0))
@@ -216,7 +215,7 @@ def no_games(*_: object, **__: object) -> None:
 )
 def test_bad_tuned_file_fails_before_any_game(content: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     monkeypatch.setattr(rp.Run, "__init__", no_games)
     tuned = tmp_path / "tuned.json"
@@ -230,7 +229,7 @@ def test_bad_tuned_file_fails_before_any_game(content: str, message: str, tmp_pa
 
 
 def test_default_output_is_not_the_committed_results() -> None:
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     settings = rp.parse_settings(["table9"])
     assert settings.out == ROOT / "runs" / "paper"
@@ -251,7 +250,7 @@ def previous_results(out: Path, names: tuple[str, ...]) -> dict[str, bytes]:
 
 
 def test_experiment_failing_after_writing_leaves_the_previous_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     out = tmp_path / "results"
     before = previous_results(out, ("table9.md", "table9.json", "table9.png"))
@@ -269,7 +268,7 @@ def test_experiment_failing_after_writing_leaves_the_previous_files(tmp_path: Pa
 
 
 def test_interrupted_first_experiment_creates_no_output_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     def interrupted(*_: object, **__: object) -> object:
         raise KeyboardInterrupt
@@ -282,7 +281,7 @@ def test_interrupted_first_experiment_creates_no_output_folder(tmp_path: Path, m
 
 def test_finished_experiment_replaces_its_files_and_all_keeps_finished_ones(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    import reproduce_paper as rp
+    from scripts import reproduce_paper as rp
 
     out = tmp_path / "results"
     before = previous_results(out, ("table7.md", "table8.md", "table8.png", "run.md"))
