@@ -112,6 +112,18 @@ class Position:
         return 0.5 if self.is_draw() else None
 
     # ----------------------------------------------------------------- moves
+    def outcome(self) -> Optional[str]:
+        """How the game ended, in words: ``"won by x"``, ``"won by o"`` or ``"drawn"``; None while it goes on.
+
+        Example:
+            >>> from games import TIC_TAC_TOE
+            >>> TIC_TAC_TOE.position("a1 b1 a2 b2 a3").outcome(), TIC_TAC_TOE.position("a1").outcome()
+            ('won by x', None)
+        """
+        if self._winner is not None:
+            return f"won by {STONE_SYMBOLS[self._winner + 1]}"
+        return "drawn" if len(self._actions) == self._n_cells else None
+
     def legal_moves(self) -> list[Action]:
         """The legal actions in increasing order; empty once the game is over."""
         if self._winner is not None:
@@ -173,8 +185,7 @@ class Position:
         elif not 0 <= action < self._n_actions:
             self._refuse(action, f"actions are 0 to {self._n_actions - 1}")
         if self._winner is not None or len(self._actions) == self._n_cells:
-            outcome = "drawn" if self._winner is None else f"won by {STONE_SYMBOLS[self._winner + 1]}"
-            self._refuse(action, f"the game is over ({outcome})")
+            self._refuse(action, f"the game is over ({self.outcome()})")
         if self._gravity:
             height = self._heights[action]
             if height >= self._rows:

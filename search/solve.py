@@ -31,6 +31,7 @@ The command line reads Connect-4 positions from stdin, one per line::
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from dataclasses import dataclass, field
@@ -172,7 +173,7 @@ class Solver:
         if position.game != self.game:
             raise ValueError(f"this solver is for {self.game}; got a position of {position.game}")
         if position.is_terminal():
-            over = _outcome(position)
+            over = position.outcome()
             raise ValueError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
         self._nodes, self._seconds = 0, 0.0
         if not moves:
@@ -193,7 +194,15 @@ class Solver:
                            tuple(m for m, s in scores.items() if s == best))  # fmt: skip
 
 
-_SOLVERS: dict[KInARow, Solver] = {}
+SOLVER_CACHE_SIZE = 2
+"""Solvers :func:`solve` keeps (least recently used dropped first): each holds a 32 MB table, and a session
+mostly solves one game, or alternates between two (say Connect-4 and tic-tac-toe)."""
+
+
+@functools.lru_cache(maxsize=SOLVER_CACHE_SIZE)
+def _solver(game: KInARow) -> Solver:
+    """The solver :func:`solve` uses for ``game``."""
+    return Solver(game)
 
 
 def solve(position: Position, weak: bool = False, moves: bool = False) -> SolveResult:
@@ -202,9 +211,7 @@ def solve(position: Position, weak: bool = False, moves: bool = False) -> SolveR
     See :meth:`Solver.solve` for the arguments; :class:`Solver` keeps its
     table between calls and lets you size it.
     """
-    solver = _SOLVERS.get(position.game)
-    if solver is None:
-        solver = _SOLVERS[position.game] = Solver(position.game)
+    solver = _solver(position.game)
     solver.reset()
     return solver.solve(position, weak=weak, moves=moves)
 
@@ -283,7 +290,7 @@ def _solve_line(solver: Solver, game: KInARow, moves: str, weak: bool) -> tuple[
     except GameError as exc:
         return None, str(exc)
     if position.is_terminal():
-        return None, f"the game is already over ({_outcome(position)}) after {moves!r}: nothing to solve"
+        return None, f"the game is already over ({position.outcome()}) after {moves!r}: nothing to solve"
     solver.reset()  # each line from an empty table, as the reference solver does: node counts are comparable
     return solver.solve(position, weak=weak), ""
 
@@ -302,11 +309,6 @@ def _run_lines(solver: Solver, game: KInARow, lines: Iterable[str], weak: bool, 
             continue
         print(f"{fields[0]} {result.score} {result.nodes} {round(result.seconds * 1e6)}", file=out, flush=True)
     return bad
-
-
-def _outcome(position: Position) -> str:
-    """How a finished game ended, in words."""
-    return "drawn" if position.winner is None else f"won by {STONE_SYMBOLS[position.winner + 1]}"
 
 
 def _verdict(position: Position, score: int) -> str:

@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import multiprocessing
 import os
@@ -170,19 +171,26 @@ def play_game(start: Position, first: AgentType, second: AgentType) -> tuple[flo
     return score, plies, nodes, searched
 
 
-_AGENTS: dict[tuple[KInARow, str, int], AgentType] = {}
-"""Agents built in this process, by (game, spec, side): building one allocates a transposition table."""
+AGENT_CACHE_SIZE = 16
+"""Agents a process keeps built (least recently used dropped first).  Each holds a transposition table
+(4 MB by default, 32 MB for ``perfect``), and a tuner's workers see a new candidate spec every trial, so an
+unbounded cache grows without end; 16 holds a candidate and a gauntlet of up to 7 members on both sides."""
+
+
+@functools.lru_cache(maxsize=AGENT_CACHE_SIZE)
+def _built_agent(game: KInARow, spec: str, side: int) -> AgentType:
+    """The agent for ``spec`` (``side`` keys it only, so that a spec matched against itself gets two)."""
+    return make_agent(spec, game)
 
 
 def cached_agent(game: KInARow, spec: str, side: int, seed: int) -> AgentType:
     """A reset agent for ``spec`` playing ``side`` (0 or 1), seeded with ``seed``, built once per process.
 
     Keyed by side too: a spec matched against itself gets two agents, each
-    with its own table, random-move counter and seed.
+    with its own table, random-move counter and seed.  At most
+    :data:`AGENT_CACHE_SIZE` stay built.
     """
-    agent = _AGENTS.get((game, spec, side))
-    if agent is None:
-        agent = _AGENTS[(game, spec, side)] = make_agent(spec, game)
+    agent = _built_agent(game, spec, side)
     agent.reset()
     agent.seed(seed)
     return agent
