@@ -39,8 +39,9 @@ from typing import Iterable, Mapping, Optional, Sequence, TextIO
 
 import numpy as np
 
-from games import Action, KInARow, Position, _bits, make_game
+from games import Action, KInARow, Position, _bits
 from games.checks import check_seed
+from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search import _solver as ks
@@ -273,10 +274,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("moves", nargs="*", help="solve this one position instead of reading stdin (connect4) "
                         "or instead of the empty board (mnk); m,n,k cells like 'b2 a1'")  # fmt: skip
-    parser.add_argument("--game", choices=("connect4", "mnk"), default="connect4", help="game family (default connect4)")
-    parser.add_argument("--rows", type=int, help="board rows (connect4 default 6)")
-    parser.add_argument("--cols", type=int, help="board columns (connect4 default 7)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (connect4 default 4)")
+    add_game_arguments(parser)
     parser.add_argument("--weak", action="store_true", help="score only win/draw/loss as 1/0/-1 (faster)")
     parser.add_argument("--tt-size", type=int, default=DEFAULT_TT_SIZE,
                         help=f"transposition-table slots, rounded up to a power of two (default {DEFAULT_TT_SIZE})")  # fmt: skip
@@ -332,7 +330,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         solver = Solver(game, args.tt_size)
     except ValueError as exc:
         parser.error(str(exc))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from games import make_game
+from games.cli import add_game_arguments, game_from_args
 from heuristics import SearchSettings, WeightFile, get_spec, load_weights, save_weights
 from tuning.labels import default_path, load_labels
 from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
@@ -31,10 +32,7 @@ from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tuning.fit", description=__doc__.splitlines()[0].strip("`: "))
     parser.add_argument("--heuristic", required=True, help="the evaluator whose weights to fit")
-    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
-    parser.add_argument("--rows", type=int, help="board rows")
-    parser.add_argument("--cols", type=int, help="board columns")
-    parser.add_argument("--k", type=int, help="stones in a row to win")
+    add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
     parser.add_argument("--start", help="a weight file to start from (default: the heuristic's defaults)")
     parser.add_argument("--out", help="write the fitted weights to this weight file (default: print only)")
@@ -70,7 +68,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     search = SearchSettings()
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         get_spec(args.heuristic)
         start = None
         if args.start:

@@ -39,7 +39,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from games import KInARow, Position, make_game
+from games import KInARow, Position
+from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from search.agents import AgentSpecError, AgentType, make_agent
 from tuning.openings import Opening, make_openings
@@ -377,10 +378,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4')")
     parser.add_argument("b", help="agent spec or weight file of B")
-    parser.add_argument("--game", default="connect4", choices=("connect4", "mnk"))
-    parser.add_argument("--rows", type=int)
-    parser.add_argument("--cols", type=int)
-    parser.add_argument("--k", type=int)
+    add_game_arguments(parser)
     parser.add_argument("--pairs", type=int, default=None,
                         help=f"game pairs to play at most (default {DEFAULT_PAIRS}; with --sprt the cap on an undecided "
                         f"test, default {SPRT_PAIR_CAP})")
@@ -401,7 +399,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         try:
-            game = make_game(args.game, args.rows, args.cols, args.k)
+            game = game_from_args(parser, args)
             pairs = args.pairs if args.pairs is not None else (SPRT_PAIR_CAP if args.sprt else DEFAULT_PAIRS)
             for name, value in (("--pairs", pairs), ("--openings", args.openings), ("--workers", args.workers)):
                 if value is not None and value < 1:
