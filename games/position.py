@@ -34,7 +34,7 @@ import numpy as np
 from games import _bits
 from games._board import _legal_moves, _play, _undo
 from games._rng import zobrist_table
-from games.errors import IllegalMoveError
+from games.errors import IllegalMoveError, InvalidGameError
 from games.rules import Action, KInARow
 
 Player = int
@@ -238,7 +238,7 @@ class Position:
             ValueError: the game has no bitboard form (no gravity, or too large).
         """
         if not self.game.uses_bitboard:
-            raise ValueError(f"{self.game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
+            raise InvalidGameError(f"{self.game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
         current, mask = _bits._from_board(self._board, self._rows, self._cols, self.ply)
         return int(current), int(mask)
 

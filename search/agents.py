@@ -29,6 +29,7 @@ from heuristics import Evaluator, get_spec, load_weights
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
+from search.errors import SearchError
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
@@ -42,9 +43,9 @@ def default_heuristic(game: KInARow) -> str:
 
 def _check_game(agent_game: KInARow, position: Position, name: str) -> None:
     if position.game != agent_game:
-        raise ValueError(f"agent {name!r} plays {agent_game}; got a position of {position.game}")
+        raise SearchError(f"agent {name!r} plays {agent_game}; got a position of {position.game}")
     if position.is_terminal():
-        raise ValueError(f"agent {name!r}: position {position.move_string()!r} is over")
+        raise SearchError(f"agent {name!r}: position {position.move_string()!r} is over")
 
 
 class AlphaBetaAgent:
@@ -96,7 +97,7 @@ class AlphaBetaAgent:
         if weights is not None and not isinstance(weights, Mapping):
             loaded = load_weights(weights, game)
             if heuristic is not None and heuristic != loaded.heuristic:
-                raise ValueError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
+                raise SearchError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
             heuristic, overrides = loaded.heuristic, loaded.weights
             depth = depth if depth is not None or nodes or time_ms else loaded.search.depth
             nodes = nodes if nodes is not None else loaded.search.nodes

@@ -45,6 +45,7 @@ from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search import _solver as ks
+from search.errors import SearchError, UnsolvableGameError
 from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -110,7 +111,7 @@ class Solver:
             from ``MIN_TT_SIZE`` to ``MAX_TT_SIZE`` and what fits in memory.
 
     Raises:
-        ValueError: the game does not fit.
+        UnsolvableGameError: the game does not fit.
         TableSizeError: a bad ``tt_size``, or a table too large for this
             machine's memory (the message gives the bytes asked for).
     """
@@ -118,7 +119,7 @@ class Solver:
     def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE) -> None:
         reason = solvable(game)
         if reason:
-            raise ValueError(reason)
+            raise UnsolvableGameError(reason)
         slots = check_table_size("tt_size", tt_size, _SLOT_BYTES, low=MIN_TT_SIZE, high=MAX_TT_SIZE)
         self.game = game
         self._tt_bits = (slots - 1).bit_length()
@@ -172,10 +173,10 @@ class Solver:
             ValueError: another game's position, or a position that is over.
         """
         if position.game != self.game:
-            raise ValueError(f"this solver is for {self.game}; got a position of {position.game}")
+            raise SearchError(f"this solver is for {self.game}; got a position of {position.game}")
         if position.is_terminal():
             over = position.outcome()
-            raise ValueError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+            raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
         self._nodes, self._seconds = 0, 0.0
         if not moves:
             score = self._score(position, weak)
@@ -245,7 +246,7 @@ class PerfectAgent:
     def select_move(self, position: Position) -> Action:
         """A move of the best exact score for the side to move (``position`` is left unchanged)."""
         if position.game != self.game:
-            raise ValueError(f"agent {self.name!r} plays {self.game}; got a position of {position.game}")
+            raise SearchError(f"agent {self.name!r} plays {self.game}; got a position of {position.game}")
         self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]

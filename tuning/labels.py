@@ -58,7 +58,7 @@ from typing import Any, Optional, Sequence, Union
 
 from games import CONNECT4, Action, InvalidGameError, KInARow, Position, make_game
 from games.cli import add_game_arguments, game_from_args
-from games.errors import GameError
+from games.errors import AlphabetaError, GameError
 
 FORMAT = "alphabeta-gym-labels"
 VERSION = 1
@@ -68,7 +68,7 @@ DATA_DIR = Path(__file__).parent / "data"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class LabelFileError(ValueError):
+class LabelFileError(AlphabetaError):
     """A label file that cannot be read: the message names the file and the problem."""
 
 
