@@ -43,7 +43,7 @@ from numba import njit
 
 from games._bits import _has_run, _landing_cell
 from games._board import _cell_of, _wins_through
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 from games._rng import _below
 
 # meta columns
@@ -60,7 +60,7 @@ SIDE_FIRST, SIDE_SECOND, SIDE_RANDOM = 0, 1, 2
 GAME_ON, WON, DRAWN = 0, 1, 2
 
 
-@njit(**JIT, inline="always")
+@njit(**JIT_INLINE)
 def _random_legal(mask: np.ndarray, i: int, state: np.ndarray) -> int:
     """A uniformly random action with ``mask[i, a] == 1`` (there must be one), drawn from ``state`` (uint64[1]).
 
@@ -78,7 +78,7 @@ def _random_legal(mask: np.ndarray, i: int, state: np.ndarray) -> int:
     return -1  # unreachable when a legal action exists
 
 
-@njit(**JIT, inline="always")
+@njit(**JIT_INLINE)
 def _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone):  # type: ignore[no-untyped-def]
     """Play the legal ``action`` with ``stone`` (1 or 2) on board ``i``; return GAME_ON, WON or DRAWN.
 
@@ -114,7 +114,7 @@ def _place(board, heights, stones, history, meta, obs, mask, params, rules, i, a
     return DRAWN if meta[i, M_PLY] == rows * cols else GAME_ON
 
 
-@njit(**JIT, inline="always")
+@njit(**JIT_INLINE)
 def _end(meta: np.ndarray, mask: np.ndarray, reward: np.ndarray, i: int, outcome: int, mover: int) -> None:
     """Record the outcome of ``mover``'s move on board ``i``: winner, reward, and an empty mask once over."""
     if outcome == GAME_ON:
@@ -126,7 +126,7 @@ def _end(meta: np.ndarray, mask: np.ndarray, reward: np.ndarray, i: int, outcome
         reward[i] = 1.0 if mover == meta[i, M_STONE] else -1.0
 
 
-@njit(**JIT, inline="always")
+@njit(**JIT_INLINE)
 def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i):  # type: ignore[no-untyped-def]
     """It is the opponent's turn on board ``i``: the built-in random opponent moves now, any other is left pending."""
     if not params[P_OPP_RANDOM]:

@@ -142,10 +142,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         if self._human is not None:
             self.render()
         info, self._over = batch.info_and_over(0)
-        obs = batch.obs[0].copy()
-        if self.dict_obs:
-            return {"observation": obs, "action_mask": batch.mask[0].copy()}, batch.reward[0].item(), self._over, False, info
-        return obs, batch.reward[0].item(), self._over, False, info
+        return self._observation(), batch.reward[0].item(), self._over, False, info
 
     def position(self) -> Position:
         """The current game as a :class:`games.Position` (a new object, replayed from the moves so far)."""
@@ -177,6 +174,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
 
     # ------------------------------------------------------------ internals
     def _observation(self) -> Observation:
+        """The current observation (copies: the batch's arrays change with the next step)."""
         obs: np.ndarray = self._batch.obs[0].copy()
         if self.dict_obs:
             return {"observation": obs, "action_mask": self._batch.mask[0].copy()}

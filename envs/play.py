@@ -24,7 +24,8 @@ from typing import Optional, Sequence
 
 from envs.core import KInARowEnv
 from envs.render import text_board
-from games import GAME_KINDS, GameError, IllegalMoveError, KInARow, make_game
+from games import GameError, IllegalMoveError, KInARow
+from games.cli import add_game_arguments, game_from_args
 from games.position import STONE_SYMBOLS
 
 DEFAULT_OPPONENTS = {"connect4": "alphabeta:depth=6"}
@@ -33,10 +34,7 @@ DEFAULT_OPPONENTS = {"connect4": "alphabeta:depth=6"}
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m envs.play", description=__doc__.splitlines()[0])
-    parser.add_argument("game", choices=GAME_KINDS, help="the game")
-    parser.add_argument("--rows", type=int, help="board rows (Connect-4: 6; required for mnk)")
-    parser.add_argument("--cols", type=int, help="board columns (Connect-4: 7; required for mnk)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (Connect-4: 4; required for mnk)")
+    add_game_arguments(parser, positional=True)
     parser.add_argument("--opponent", help="an agent spec (alphabeta:depth=4, rules, random, ...) or a weight file "
                                            "(default: alphabeta:depth=6 for Connect-4, rules otherwise)")  # fmt: skip
     parser.add_argument("--you", choices=("first", "second", "random"), default="first", help="your side (default first)")
@@ -113,7 +111,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.seed is not None and args.seed < 0:
         parser.error(f"--seed {args.seed}: a seed must be a non-negative integer")
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         opponent = args.opponent or DEFAULT_OPPONENTS.get(game.kind, "rules")
         env = KInARowEnv(game, opponent=opponent, agent_plays=args.you, illegal_action="raise")
     except (ValueError, TypeError) as exc:

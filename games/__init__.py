@@ -12,7 +12,7 @@ all go through :class:`Position` or the kernels behind it.
 """
 
 from games._perft import PerftRow, perft
-from games.errors import GameError, IllegalMoveError, InvalidGameError, NotationError
+from games.errors import AlphabetaError, GameError, IllegalMoveError, InvalidGameError, NotationError
 from games.playout import PlayoutStats, random_playout, random_playouts
 from games.position import Player, Position
 from games.rules import (
@@ -33,7 +33,7 @@ from games.rules import (
 )
 
 __all__ = [
-    "Action", "C4_COLS", "C4_K", "C4_ROWS", "CONNECT4", "Connect4", "GAME_KINDS", "GOMOKU", "GameError",
+    "Action", "AlphabetaError", "C4_COLS", "C4_K", "C4_ROWS", "CONNECT4", "Connect4", "GAME_KINDS", "GOMOKU", "GameError",
     "IllegalMoveError", "InvalidGameError", "KInARow", "MAX_SIDE", "MNK", "NotationError", "PerftRow",
     "Player", "PlayoutStats", "Position", "TIC_TAC_TOE", "game_from_record", "make_game", "perft", "random_playout",
     "random_playouts",

@@ -27,6 +27,7 @@ import numpy as np
 
 from games import _bits
 from games._board import _expand_boards
+from games.errors import InvalidValueError
 from games.position import Position
 from games.rules import KInARow
 
@@ -109,7 +110,7 @@ def perft(start: KInARow | Position, depth: int, bitboard: Optional[bool] = None
     """
     position = start if isinstance(start, Position) else start.position()
     if depth < 0:
-        raise ValueError(f"depth={depth} must be 0 or more")
+        raise InvalidValueError(f"depth={depth} must be 0 or more")
     if position.is_terminal():
         return []
     use_bits = position.game.uses_bitboard if bitboard is None else bitboard

@@ -3,7 +3,8 @@
 Python ints and NumPy integers are accepted alike (``np.int64(4)`` is a
 depth like ``4``); bools are refused although they are ints, since
 ``depth=True`` is a mistake, not a depth of 1.  Each check returns the value
-as a Python ``int`` so nothing downstream sees a NumPy scalar.
+as a Python ``int`` so nothing downstream sees a NumPy scalar, and raises
+:class:`games.errors.InvalidValueError` (a ``ValueError``) naming the value.
 
 Example:
     >>> import numpy as np
@@ -12,7 +13,7 @@ Example:
     >>> check_seed(-1)
     Traceback (most recent call last):
     ...
-    ValueError: seed=-1 is negative: a seed must be a non-negative integer or None
+    games.errors.InvalidValueError: seed=-1 is negative: a seed must be a non-negative integer or None
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import numbers
 from typing import Optional
 
 import numpy as np
+
+from games.errors import InvalidValueError
 
 INT64_MAX = 2**63 - 1
 """The largest count the kernels hold (they count in int64)."""
@@ -61,10 +64,10 @@ def check_int(name: str, value: object, *, low: Optional[int] = None, high: Opti
             the value, and what is allowed.
     """
     if not is_integer(value):
-        raise ValueError(f"{name}={shown(value)} must be {_allowed(low, high)}")
+        raise InvalidValueError(f"{name}={shown(value)} must be {_allowed(low, high)}")
     number: int = int(value)  # type: ignore[call-overload]
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ValueError(f"{name}={shown(number)} must be {_allowed(low, high)}")
+        raise InvalidValueError(f"{name}={shown(number)} must be {_allowed(low, high)}")
     return number
 
 
@@ -75,7 +78,7 @@ def check_optional_int(name: str, value: object, *, low: Optional[int] = None, h
     try:
         return check_int(name, value, low=low, high=high)
     except ValueError as exc:
-        raise ValueError(f"{exc} or None") from None
+        raise InvalidValueError(f"{exc} or None") from None
 
 
 def check_seed(seed: object, name: str = "seed") -> Optional[int]:
@@ -87,10 +90,10 @@ def check_seed(seed: object, name: str = "seed") -> Optional[int]:
     if seed is None:
         return None
     if not is_integer(seed):
-        raise ValueError(f"{name}={shown(seed)} is not an integer: a seed must be a non-negative integer or None")
+        raise InvalidValueError(f"{name}={shown(seed)} is not an integer: a seed must be a non-negative integer or None")
     number: int = int(seed)  # type: ignore[call-overload]
     if number < 0:
-        raise ValueError(f"{name}={number} is negative: a seed must be a non-negative integer or None")
+        raise InvalidValueError(f"{name}={number} is negative: a seed must be a non-negative integer or None")
     return number
 
 
@@ -112,7 +115,7 @@ def check_optional_positive(name: str, value: object) -> Optional[float]:
             problem = "is not positive and finite"
         if math.isfinite(number) and number > 0:
             return number
-    raise ValueError(f"{name}={shown(value)} {problem}: {name} must be a positive finite number or None")
+    raise InvalidValueError(f"{name}={shown(value)} {problem}: {name} must be a positive finite number or None")
 
 
 def check_finite(name: str, value: object) -> float:
@@ -128,4 +131,4 @@ def check_finite(name: str, value: object) -> float:
             number = math.inf
         if math.isfinite(number):
             return number
-    raise ValueError(f"{name}={shown(value)} must be a finite number")
+    raise InvalidValueError(f"{name}={shown(value)} must be a finite number")

@@ -20,8 +20,8 @@ import time
 from typing import Optional, Sequence
 
 from games._perft import perft
+from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
-from games.rules import GAME_KINDS, make_game
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,10 +29,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m games.perft",
         description="Count move sequences and distinct positions per ply (games stop at a win or a full board).",
     )
-    parser.add_argument("game", choices=GAME_KINDS, help="game family")
-    parser.add_argument("--rows", type=int, help="board rows (connect4 default 6)")
-    parser.add_argument("--cols", type=int, help="board columns (connect4 default 7)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (connect4 default 4)")
+    add_game_arguments(parser, positional=True)
     parser.add_argument("--depth", type=int, required=True, help="plies to count, 0 or more")
     parser.add_argument("--moves", default="", help="start from this move string instead of the empty board")
     parser.add_argument("--no-bitboard", action="store_true", help="walk int8 arrays even where a bitboard fits")
@@ -46,7 +43,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.depth < 0:
         parser.error(f"--depth {args.depth}: the depth must be 0 or more")
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         position = game.position(args.moves)
     except GameError as exc:
         parser.error(str(exc))

@@ -19,6 +19,7 @@ from games._board import _random_playout
 from games._jit import JIT
 from games._rng import new_state
 from games._rules import Rules
+from games.errors import GameError, InvalidGameError, InvalidValueError
 from games.position import Player, Position
 from games.rules import KInARow
 
@@ -80,12 +81,12 @@ def random_playouts(
     position = start if isinstance(start, Position) else start.position()
     game = position.game
     if n_games < 1:
-        raise ValueError(f"n_games={n_games} must be at least 1")
+        raise InvalidValueError(f"n_games={n_games} must be at least 1")
     if position.is_terminal():
-        raise ValueError(f"position {position.move_string()!r} of {game} is over: nothing to play out")
+        raise GameError(f"position {position.move_string()!r} of {game} is over: nothing to play out")
     use_bits = game.uses_bitboard if bitboard is None else bitboard
     if use_bits and not game.uses_bitboard:
-        raise ValueError(f"{game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
+        raise InvalidGameError(f"{game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
     totals = _many_playouts(
         board=position._board,
         heights=position._heights,

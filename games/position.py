@@ -34,7 +34,7 @@ import numpy as np
 from games import _bits
 from games._board import _legal_moves, _play, _undo
 from games._rng import zobrist_table
-from games.errors import IllegalMoveError
+from games.errors import IllegalMoveError, InvalidGameError
 from games.rules import Action, KInARow, column_name
 
 Player = int
@@ -113,6 +113,18 @@ class Position:
         return 0.5 if self.is_draw() else None
 
     # ----------------------------------------------------------------- moves
+    def outcome(self) -> Optional[str]:
+        """How the game ended, in words: ``"won by x"``, ``"won by o"`` or ``"drawn"``; None while it goes on.
+
+        Example:
+            >>> from games import TIC_TAC_TOE
+            >>> TIC_TAC_TOE.position("a1 b1 a2 b2 a3").outcome(), TIC_TAC_TOE.position("a1").outcome()
+            ('won by x', None)
+        """
+        if self._winner is not None:
+            return f"won by {STONE_SYMBOLS[self._winner + 1]}"
+        return "drawn" if len(self._actions) == self._n_cells else None
+
     def legal_moves(self) -> list[Action]:
         """The legal actions in increasing order; empty once the game is over."""
         if self._winner is not None:
@@ -174,8 +186,7 @@ class Position:
         elif not 0 <= action < self._n_actions:
             self._refuse(action, f"actions are 0 to {self._n_actions - 1}")
         if self._winner is not None or len(self._actions) == self._n_cells:
-            outcome = "drawn" if self._winner is None else f"won by {STONE_SYMBOLS[self._winner + 1]}"
-            self._refuse(action, f"the game is over ({outcome})")
+            self._refuse(action, f"the game is over ({self.outcome()})")
         if self._gravity:
             height = self._heights[action]
             if height >= self._rows:
@@ -228,7 +239,7 @@ class Position:
             ValueError: the game has no bitboard form (no gravity, or too large).
         """
         if not self.game.uses_bitboard:
-            raise ValueError(f"{self.game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
+            raise InvalidGameError(f"{self.game} has no 64-bit bitboard: it needs gravity and (rows + 1) * cols <= 64")
         current, mask = _bits._from_board(self._board, self._rows, self._cols, self.ply)
         return int(current), int(mask)
 

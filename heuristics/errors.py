@@ -1,9 +1,11 @@
-"""Errors raised by :mod:`heuristics`; all are :class:`ValueError` subclasses."""
+"""Errors raised by :mod:`heuristics`; all are :class:`games.errors.AlphabetaError` (so ``ValueError``) subclasses."""
 
 from __future__ import annotations
 
+from games.errors import AlphabetaError
 
-class HeuristicError(ValueError):
+
+class HeuristicError(AlphabetaError):
     """Base class for every error raised by :mod:`heuristics`."""
 
 

@@ -3,7 +3,7 @@
 argparse turns the :class:`argparse.ArgumentTypeError` these raise into
 ``error: argument --seconds: 'nan' is not a positive finite number`` and
 exits with code 2, so no script needs checks of its own after parsing.
-Imported as ``from _args import ...`` (the scripts' folder is on the path).
+Imported as ``from scripts._args import ...`` (the scripts run as ``python -m scripts.<name>``).
 """
 
 from __future__ import annotations

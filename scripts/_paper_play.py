@@ -12,8 +12,8 @@ picklable tasks for a spawned pool:
 * :func:`opening_value`: an opening's exact value (the solver), to pick the
   balanced openings of the games against perfect play.
 
-Imported as ``from _paper_play import ...``: the script's folder is on the
-path of the script and of its spawned workers.
+Imported as ``from scripts._paper_play import ...``: the repository root is on
+the path of the script (``python -m scripts.reproduce_paper``) and of its spawned workers.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ Verdicts on the paper's claims use the intervals only:
   it *cannot be decided*.  A trend is a claim about the cells together: it
   can hold while single small gaps (d8 against d6) are still undecided.
 
-Imported as ``from _paper_report import ...`` (see ``_paper_play``).
+Imported as ``from scripts._paper_report import ...`` (see ``_paper_play``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from _files import atomic_path
-
+from scripts._files import atomic_path
 from tuning.match import MatchResult
 from tuning.stats import Estimate, pentanomial, trinomial
 

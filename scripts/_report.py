@@ -1,7 +1,7 @@
 """What every benchmark script prints: aligned or Markdown tables, the machine, the command line.
 
-Imported as ``from _report import ...``: the scripts run as
-``python scripts/bench_*.py``, which puts this folder on the path.
+Imported as ``from scripts._report import ...``: the scripts run as
+``python -m scripts.bench_*`` from the repository root.
 """
 
 from __future__ import annotations

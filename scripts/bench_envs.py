@@ -16,7 +16,7 @@ Rows, all Connect-4 6x7 with uniformly random legal agent actions:
 Agent actions are drawn the same way for everyone from the action mask with
 a seeded numpy generator.  JIT warm-up happens before the clock starts and
 is reported apart.  The rows are measured in ``--rounds`` interleaved rounds
-and each reports its best round (as ``timeit`` reports its best repeat).  Run ``python scripts/bench_envs.py [--seconds 3] [--markdown]``
+and each reports its best round (as ``timeit`` reports its best repeat).  Run ``python -m scripts.bench_envs [--seconds 3] [--markdown]``
 (on an otherwise idle machine: other jobs lower every row).
 """
 
@@ -30,11 +30,11 @@ from typing import Callable, Optional, Sequence
 
 import gymnasium as gym
 import numpy as np
-from _args import non_negative_int, positive_float, positive_int
-from _report import print_machine_and_command, print_table
 from gymnasium.error import DependencyNotInstalled
 
 import envs  # noqa: F401  (registers the alphabeta/ environments)
+from scripts._args import non_negative_int, positive_float, positive_int
+from scripts._report import print_machine_and_command, print_table
 
 Run = Callable[[float], int]
 """``run(seconds) -> steps``: play whole episodes (at least one) for about ``seconds``; return the steps taken."""

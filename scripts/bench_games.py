@@ -12,7 +12,7 @@ Measures complete uniformly random games per second and moves per second for:
 
 numba compile/cache-load time is measured apart as "JIT warm-up"; each
 measurement runs batches until ``--seconds`` have elapsed.  Run it with
-``python scripts/bench_games.py [--seconds 3.0] [--seed 0] [--markdown]``.
+``python -m scripts.bench_games [--seconds 3.0] [--seed 0] [--markdown]``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ import time
 from typing import Callable, Optional, Sequence
 
 import numpy as np
-from _args import non_negative_int, positive_float
-from _report import print_machine_and_command, print_table
 from gymnasium.error import DependencyNotInstalled
 
 import games
+from scripts._args import non_negative_int, positive_float
+from scripts._report import print_machine_and_command, print_table
 
 Batch = Callable[[int, int], tuple[int, int]]
 """``run(n_games, batch_index) -> (games, moves)``: play a batch of random games."""

@@ -10,7 +10,7 @@ The baseline, measured in the same run, is a straightforward numpy
 implementation of ``windows`` (gather the window cells, count stones,
 vectorised formula), one call per position.  It is checked to give the same
 scores as the kernel before anything is timed.  Run:
-``python scripts/bench_heuristics.py [--positions 2000] [--seconds 1.5] [--markdown]``.
+``python -m scripts.bench_heuristics [--positions 2000] [--seconds 1.5] [--markdown]``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ import time
 from typing import Callable, Sequence
 
 import numpy as np
-from _args import non_negative_int, positive_float, positive_int
-from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, GOMOKU, KInARow, Position
 from heuristics import NAMES, Evaluator, get_spec
 from heuristics._dispatch import _evaluate_many
+from scripts._args import non_negative_int, positive_float, positive_int
+from scripts._report import print_machine_and_command, print_table
 
 MID_GAME = {CONNECT4: (10, 26), GOMOKU: (20, 60)}
 """Plies of the random positions per game (low, high)."""

@@ -28,7 +28,7 @@ forced win for either side within 8 plies, which the script checks first):
    pruning), alpha-beta without ordering and table, with the table only, the
    full search, and the full search restricted to the q = 4, 3, 2 best moves.
 
-Run it with ``python scripts/bench_search.py [--depth 8] [--easyai-depth 6]
+Run it with ``python -m scripts.bench_search [--depth 8] [--easyai-depth 6]
 [--easyai-deep 8] [--node-depths 6,8] [--repeats 3] [--markdown]``
 (about 4.5 minutes at the defaults on a 2-CPU machine, mostly easyAI at
 depth 8; ``--easyai-deep 2`` takes 1.5).
@@ -45,11 +45,11 @@ from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Optional, Sequence
 
 import numpy as np
-from _args import int_list, int_range, non_negative_int, positive_int
-from _report import print_machine_and_command, print_table
 
 from games import CONNECT4, Position
 from heuristics import Evaluator
+from scripts._args import int_list, int_range, non_negative_int, positive_int
+from scripts._report import print_machine_and_command, print_table
 from search.engine import _search, minimax, search
 from search.protocol import is_win_score
 

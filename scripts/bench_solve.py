@@ -24,7 +24,7 @@ our time on this machine with his *published* time on his machine (the
 issue's target, "within 3x of the reference measured on the same machine",
 is approximated, not measured).
 
-Run it with ``python scripts/bench_solve.py [--limit N] [--tt-size S] [--markdown]``
+Run it with ``python -m scripts.bench_solve [--limit N] [--tt-size S] [--markdown]``
 (about 10 s once the kernels are cached).
 """
 
@@ -38,10 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from _args import int_range, positive_int
-from _report import print_machine_and_command, print_table
-
 from games import CONNECT4
+from scripts._args import int_range, positive_int
+from scripts._report import print_machine_and_command, print_table
 from search.solve import DEFAULT_TT_SIZE, MAX_TT_SIZE, MIN_TT_SIZE, Solver
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"

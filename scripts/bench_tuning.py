@@ -12,7 +12,7 @@ and with ``--workers`` processes in the same run, and prints games/s and the
 speed-up over 1 worker.  Worker start-up (spawning, loading the compiled
 kernels) is excluded: the pool plays one warm-up pair per worker first.
 
-Run it with ``python scripts/bench_tuning.py [--workers 2] [--seconds 20] [--markdown]``.
+Run it with ``python -m scripts.bench_tuning [--workers 2] [--seconds 20] [--markdown]``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ import sys
 import time
 from typing import Optional, Sequence
 
-from _args import positive_float, positive_int
-from _report import print_machine_and_command, print_table
-
 from games import CONNECT4
+from scripts._args import positive_float, positive_int
+from scripts._report import print_machine_and_command, print_table
 from tuning.match import MatchRunner, PairTask
 from tuning.openings import make_openings
 

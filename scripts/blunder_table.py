@@ -1,7 +1,7 @@
 """Blunder rates of several agents on one label set, as a Markdown table (the README's numbers).
 
-    python scripts/blunder_table.py                       # the shipped agents at 1000 nodes, Connect-4 6x7
-    python scripts/blunder_table.py rules random --game tictactoe
+    python -m scripts.blunder_table                       # the shipped agents at 1000 nodes, Connect-4 6x7
+    python -m scripts.blunder_table rules random --game tictactoe
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from games import make_game
+from games.cli import add_game_arguments, game_from_args
 from tuning.blunders import BlunderReport, blunder_rate, spread
 from tuning.labels import default_path, load_labels
 
@@ -44,12 +44,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the agents on the label set and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("agents", nargs="*", default=list(DEFAULT_AGENTS), help="agent specs or weight files")
-    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
+    add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
     parser.add_argument("--limit", type=int, help="at most this many positions, evenly spread")
     args = parser.parse_args(argv)
     try:
-        game = make_game(args.game)
+        game = game_from_args(parser, args)
         labels = load_labels(args.data or default_path(game), game)
         positions = spread(labels.positions, args.limit)
         reports = [blunder_rate(spec, labels, positions=positions) for spec in args.agents]

@@ -14,7 +14,7 @@ interval: the rule is beaten only where that interval lies above 0.
 Studies live in ``OUT/samplers.db``: re-running the same command resumes
 (finished runs and confirmations are reused).
 
-Run it with ``python scripts/compare_samplers.py [--samplers tpe,cmaes,gp,spsa,onepercent,random]
+Run it with ``python -m scripts.compare_samplers [--samplers tpe,cmaes,gp,spsa,onepercent,random]
 [--seeds 5] [--trials 20] [--pairs 20] [--confirm-pairs 50] [--out runs/samplers]``.
 """
 
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from _args import non_negative_int, positive_int, writable_dir
-from _files import write_text_atomic
-from _report import print_machine_and_command, print_table
 from scipy import stats
 
+from scripts._args import non_negative_int, positive_int, writable_dir
+from scripts._files import write_text_atomic
+from scripts._report import print_machine_and_command, print_table
 from tuning.run import TuneConfig, tune
 from tuning.samplers import SAMPLERS
 
@@ -148,7 +148,7 @@ def box_plot(results: list[RunResult], path: Path) -> Optional[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python scripts/compare_samplers.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.compare_samplers", description=__doc__.splitlines()[0])
     parser.add_argument("--samplers", default=",".join(DEFAULT_SAMPLERS), help="comma-separated sampler names")
     parser.add_argument("--seeds", type=positive_int, default=5, help="seeds per sampler (default 5)")
     parser.add_argument("--first-seed", type=non_negative_int, default=0, help="seeds run from this one (default 0)")

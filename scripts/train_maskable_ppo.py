@@ -11,7 +11,7 @@ loss rates with a 95% Wilson interval on the win rate.
 Needs the ``rl`` extra: ``pip install -e ".[rl]"`` (CPU-only machines: install
 the CPU wheel of torch first, see the README).  Run it as::
 
-    python scripts/train_maskable_ppo.py --markdown --save runs/ppo/connect4.zip
+    python -m scripts.train_maskable_ppo --markdown --save runs/ppo/connect4.zip
 
 ``--save`` is checked before training starts and written atomically.
 """
@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import gymnasium as gym
-from _args import non_negative_int, positive_int, writable_file
-from _files import atomic_path
-from _report import print_machine_and_command, print_table
 
 import envs  # noqa: F401  (registers the alphabeta/ environments)
+from scripts._args import non_negative_int, positive_int, writable_file
+from scripts._files import atomic_path
+from scripts._report import print_machine_and_command, print_table
 
 ENV_ID = "envs:alphabeta/Connect4-v0"  # "envs:" imports the package inside SB3's worker processes too
 OPPONENTS = ("random", "alphabeta:depth=1")

@@ -10,7 +10,7 @@ per file and budget, the pooled Elo over the members and the Elo against
 each member, with 95% intervals from pairs.  Time budgets make the games
 depend on the machine's load (say so when quoting them).
 
-Run it with ``python scripts/tuned_transfer.py [--pairs 100] [--budgets 300,1000,5000,50ms] [--markdown]``.
+Run it with ``python -m scripts.tuned_transfer [--pairs 100] [--budgets 300,1000,5000,50ms] [--markdown]``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from _args import non_negative_int, positive_int, writable_dir
-from _files import write_text_atomic
-from _report import print_machine_and_command, print_table
-
 from games import CONNECT4
+from scripts._args import non_negative_int, positive_int, writable_dir
+from scripts._files import write_text_atomic
+from scripts._report import print_machine_and_command, print_table
 from search.budget import Limit, load_weight_file
 from tuning.gauntlet import WEIGHTS_DIR, default_gauntlet, describe
 from tuning.match import MatchRunner
@@ -54,7 +53,7 @@ def budget_option(budget: Limit) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python scripts/tuned_transfer.py", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m scripts.tuned_transfer", description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", default="300,1000,5000,50ms",
                         help="comma-separated node counts and times per move (default 300,1000,5000,50ms)")
     parser.add_argument("--pairs", type=positive_int, default=100, help="openings per member and budget (default 100)")

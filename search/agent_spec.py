@@ -27,11 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from search.errors import SearchError
+
 AGENT_NAMES = ("alphabeta", "minimax", "random", "rules", "perfect")
 """The agent names a spec may start with."""
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(SearchError):
     """An agent spec that cannot be turned into an agent (the message lists what is allowed)."""
 
 

@@ -30,6 +30,7 @@ from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search
+from search.errors import SearchError
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
 
@@ -43,9 +44,9 @@ def default_heuristic(game: KInARow) -> str:
 
 def _check_game(agent_game: KInARow, position: Position, name: str) -> None:
     if position.game != agent_game:
-        raise ValueError(f"agent {name!r} plays {agent_game}; got a position of {position.game}")
+        raise SearchError(f"agent {name!r} plays {agent_game}; got a position of {position.game}")
     if position.is_terminal():
-        raise ValueError(f"agent {name!r}: position {position.move_string()!r} is over")
+        raise SearchError(f"agent {name!r}: position {position.move_string()!r} is over")
 
 
 class AlphaBetaAgent:
@@ -104,7 +105,7 @@ class AlphaBetaAgent:
         if weights is not None and not isinstance(weights, Mapping):
             loaded, tuned = load_weight_file(weights, game)
             if heuristic is not None and heuristic != loaded.heuristic:
-                raise ValueError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
+                raise SearchError(f"weight file {weights} is for heuristic {loaded.heuristic!r}, not {heuristic!r}")
             heuristic, overrides = loaded.heuristic, loaded.weights
             # A budget given here replaces the file's depth cap (a file tuned at depth 8 played at 50 ms is not capped).
             own = own.merged_over(tuned.replace(depth=None) if own.bounded else tuned)

@@ -41,11 +41,12 @@ from typing import Any, Mapping, Optional, Union, get_args, get_type_hints
 from games import KInARow
 from games.checks import INT64_MAX, check_optional_int, check_optional_positive
 from heuristics import WeightFile, WeightFileError, load_weights
+from search.errors import BudgetError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class LimitError(ValueError):
+class LimitError(BudgetError):
     """A search budget that is not allowed; :attr:`field` names the setting at fault."""
 
     def __init__(self, field: str, message: str) -> None:
@@ -144,10 +145,10 @@ def as_limit(limit: Optional[Limit], **keywords: Any) -> Limit:
     if limit is None:
         return Limit(**keywords)
     if not isinstance(limit, Limit):
-        raise ValueError(f"limit={limit!r} must be a search.Limit or None")
+        raise BudgetError(f"limit={limit!r} must be a search.Limit or None")
     given = sorted(name for name, value in keywords.items() if value is not None)
     if given:
-        raise ValueError(f"give the budget either as limit= or as keywords, not both (limit={limit} and {', '.join(given)})")
+        raise BudgetError(f"give the budget either as limit= or as keywords, not both (limit={limit} and {', '.join(given)})")
     return limit
 
 

@@ -74,6 +74,7 @@ from search._settings import (
     new_settings,
 )
 from search.budget import Limit, as_limit
+from search.errors import BudgetError, SearchError
 from search.protocol import WIN_SCORE, is_win_score
 from search.tt import TranspositionTable as TranspositionTable  # re-exported: search.engine.TranspositionTable stays
 from search.tt import _scratch_table
@@ -229,11 +230,11 @@ def _check_budgets(position: Position, evaluator: Evaluator, limit: Limit) -> No
     The budget's values were checked when ``limit`` was built (:class:`search.budget.Limit`).
     """
     if position.game != evaluator.game:
-        raise ValueError(f"the evaluator is for {evaluator.game}, the position is of {position.game}")
+        raise SearchError(f"the evaluator is for {evaluator.game}, the position is of {position.game}")
     if position.is_terminal():
-        raise ValueError(f"position {position.move_string()!r} is over: there is nothing to search")
+        raise SearchError(f"position {position.move_string()!r} is over: there is nothing to search")
     if not limit.bounded:
-        raise ValueError(f"give at least one budget: depth, nodes or time_ms (got {limit})")
+        raise BudgetError(f"give at least one budget: depth, nodes or time_ms (got {limit})")
 
 
 def _uses_bitboards(position: Position) -> bool:
@@ -304,7 +305,7 @@ def _search(position: Position, evaluator: Evaluator, limit: Optional[Limit] = N
     _check_budgets(position, evaluator, limit)
     depth, nodes, time_ms, branching, radius = limit.depth, limit.nodes, limit.time_ms, limit.branching, limit.radius
     if bitboards and not _uses_bitboards(position):
-        raise ValueError(f"{position.game} does not fit the bitboard kernel")
+        raise SearchError(f"{position.game} does not fit the bitboard kernel")
     if time_ms is not None:
         _warm_clock()
     started = time.perf_counter()

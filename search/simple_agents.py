@@ -70,6 +70,8 @@ from games._board import _DIRECTIONS, _action_cell, _playable, _wins_through
 from games._jit import JIT
 from games._rules import Rules
 from games.checks import check_seed
+from games.errors import IllegalMoveError
+from search.errors import SearchError
 
 # ----------------------------------------------------------------- kernels
 # Shared arguments: board int8[rows * cols] (0 empty, 1 and 2 the players'
@@ -372,7 +374,7 @@ def _rule_mask(board: np.ndarray, heights: np.ndarray, position: Position) -> tu
 def _best_candidates(position: Position) -> tuple[Rule, np.ndarray]:
     """The rule that fires and the moves left after the ways-to-win tie-breaks (int64 array)."""
     if position.is_terminal():
-        raise ValueError(f"no move to choose: the game is over in {position!r}")
+        raise SearchError(f"no move to choose: the game is over in {position!r}")
     board, heights = position._board.copy(), position._heights.copy()  # never touch the caller's arrays
     rule, mask = _rule_mask(board, heights, position)
     game = position.game
@@ -418,7 +420,7 @@ def ways_to_win(position: Position, action: Action) -> int:
         [3, 2, 4]
     """
     if not position.is_legal(action):
-        raise ValueError(f"move {action!r} is not legal in {position!r}")
+        raise IllegalMoveError(f"move {action!r} is not legal in {position!r}")
     game = position.game
     cell = _action_cell(int(action), position._heights, game.rows, game.cols, game.gravity)
     ways, _ = _window_counts(position._board, game.rows, game.cols, game.k, cell, 1 + position.to_move)
@@ -443,8 +445,10 @@ class RandomAgent:
         self._rng = np.random.default_rng(check_seed(seed))
 
     def select_move(self, position: Position) -> Action:
-        """A uniformly random legal action (``position`` must not be over)."""
+        """A uniformly random legal action (``position`` must not be over: a :class:`SearchError` says so)."""
         moves = position.legal_moves()
+        if not moves:  # numpy would say only "high <= 0"
+            raise SearchError(f"no move to choose: the game is over in {position!r}")
         return moves[int(self._rng.integers(len(moves)))]
 
     def reset(self) -> None:

@@ -31,6 +31,7 @@ The command line reads Connect-4 positions from stdin, one per line::
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import time
 from dataclasses import dataclass, field
@@ -38,11 +39,13 @@ from typing import Iterable, Mapping, Optional, Sequence, TextIO
 
 import numpy as np
 
-from games import Action, KInARow, Position, _bits, make_game
+from games import Action, KInARow, Position, _bits
 from games.checks import check_seed
+from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search import _solver as ks
+from search.errors import SearchError, UnsolvableGameError
 from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -108,7 +111,7 @@ class Solver:
             from ``MIN_TT_SIZE`` to ``MAX_TT_SIZE`` and what fits in memory.
 
     Raises:
-        ValueError: the game does not fit.
+        UnsolvableGameError: the game does not fit.
         TableSizeError: a bad ``tt_size``, or a table too large for this
             machine's memory (the message gives the bytes asked for).
     """
@@ -116,7 +119,7 @@ class Solver:
     def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE) -> None:
         reason = solvable(game)
         if reason:
-            raise ValueError(reason)
+            raise UnsolvableGameError(reason)
         slots = check_table_size("tt_size", tt_size, _SLOT_BYTES, low=MIN_TT_SIZE, high=MAX_TT_SIZE)
         self.game = game
         self._tt_bits = (slots - 1).bit_length()
@@ -182,10 +185,10 @@ class Solver:
             ValueError: another game's position, or a position that is over.
         """
         if position.game != self.game:
-            raise ValueError(f"this solver is for {self.game}; got a position of {position.game}")
+            raise SearchError(f"this solver is for {self.game}; got a position of {position.game}")
         if position.is_terminal():
-            over = _outcome(position)
-            raise ValueError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+            over = position.outcome()
+            raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
         self._nodes, self._seconds = 0, 0.0
         if not moves:
             score = self._score(position, weak)
@@ -205,7 +208,15 @@ class Solver:
                            tuple(m for m, s in scores.items() if s == best))  # fmt: skip
 
 
-_SOLVERS: dict[KInARow, Solver] = {}
+SOLVER_CACHE_SIZE = 2
+"""Solvers :func:`solve` keeps (least recently used dropped first): each holds a 32 MB table, and a session
+mostly solves one game, or alternates between two (say Connect-4 and tic-tac-toe)."""
+
+
+@functools.lru_cache(maxsize=SOLVER_CACHE_SIZE)
+def _solver(game: KInARow) -> Solver:
+    """The solver :func:`solve` uses for ``game``."""
+    return Solver(game)
 
 
 def solve(position: Position, weak: bool = False, moves: bool = False) -> SolveResult:
@@ -214,9 +225,7 @@ def solve(position: Position, weak: bool = False, moves: bool = False) -> SolveR
     See :meth:`Solver.solve` for the arguments; :class:`Solver` keeps its
     table between calls and lets you size it.
     """
-    solver = _SOLVERS.get(position.game)
-    if solver is None:
-        solver = _SOLVERS[position.game] = Solver(position.game)
+    solver = _solver(position.game)
     solver.reset()
     return solver.solve(position, weak=weak, moves=moves)
 
@@ -249,7 +258,7 @@ class PerfectAgent:
     def select_move(self, position: Position) -> Action:
         """A move of the best exact score for the side to move (``position`` is left unchanged)."""
         if position.game != self.game:
-            raise ValueError(f"agent {self.name!r} plays {self.game}; got a position of {position.game}")
+            raise SearchError(f"agent {self.name!r} plays {self.game}; got a position of {position.game}")
         self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]
@@ -278,10 +287,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("moves", nargs="*", help="solve this one position instead of reading stdin (connect4) "
                         "or instead of the empty board (mnk); m,n,k cells like 'b2 a1'")  # fmt: skip
-    parser.add_argument("--game", choices=("connect4", "mnk"), default="connect4", help="game family (default connect4)")
-    parser.add_argument("--rows", type=int, help="board rows (connect4 default 6)")
-    parser.add_argument("--cols", type=int, help="board columns (connect4 default 7)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (connect4 default 4)")
+    add_game_arguments(parser)
     parser.add_argument("--weak", action="store_true", help="score only win/draw/loss as 1/0/-1 (faster)")
     parser.add_argument("--tt-size", type=int, default=DEFAULT_TT_SIZE,
                         help=f"transposition-table slots, rounded up to a power of two (default {DEFAULT_TT_SIZE})")  # fmt: skip
@@ -295,7 +301,7 @@ def _solve_line(solver: Solver, game: KInARow, moves: str, weak: bool) -> tuple[
     except GameError as exc:
         return None, str(exc)
     if position.is_terminal():
-        return None, f"the game is already over ({_outcome(position)}) after {moves!r}: nothing to solve"
+        return None, f"the game is already over ({position.outcome()}) after {moves!r}: nothing to solve"
     solver.reset()  # each line from an empty table, as the reference solver does: node counts are comparable
     return solver.solve(position, weak=weak), ""
 
@@ -314,11 +320,6 @@ def _run_lines(solver: Solver, game: KInARow, lines: Iterable[str], weak: bool, 
             continue
         print(f"{fields[0]} {result.score} {result.nodes} {round(result.seconds * 1e6)}", file=out, flush=True)
     return bad
-
-
-def _outcome(position: Position) -> str:
-    """How a finished game ended, in words."""
-    return "drawn" if position.winner is None else f"won by {STONE_SYMBOLS[position.winner + 1]}"
 
 
 def _verdict(position: Position, score: int) -> str:
@@ -342,7 +343,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         solver = Solver(game, args.tt_size)
     except ValueError as exc:
         parser.error(str(exc))

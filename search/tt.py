@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.checks import INT64_MAX, check_int, is_integer, shown
+from search.errors import SearchError
 
 _ENTRY = np.dtype([("key", np.uint64), ("score", np.float64), ("depth", np.int32), ("flag", np.int32),
                    ("move", np.int32), ("stamp", np.int32)])  # fmt: skip
@@ -25,7 +26,7 @@ _LAST_GENERATION = 2**31 - 1
 _GIB = 1 << 30
 
 
-class TableSizeError(ValueError):
+class TableSizeError(SearchError):
     """A table size that cannot be allocated (the message says how much memory it asked for and what is allowed)."""
 
 

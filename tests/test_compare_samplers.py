@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def test_a_tiny_sampler_study_confirms_every_run_and_compares_with_the_one_percent_rule(tmp_path: Path, capsys) -> None:
-    import compare_samplers
+    from scripts import compare_samplers
 
     argv = ["--samplers", "random,onepercent", "--seeds", "2", "--trials", "2", "--pairs", "2", "--confirm-pairs", "2",
             "--nodes", "100", "--heuristic", "square_values", "--workers", "1", "--out", str(tmp_path)]  # fmt: skip
@@ -31,7 +29,7 @@ def test_a_tiny_sampler_study_confirms_every_run_and_compares_with_the_one_perce
 
 
 def test_statistics_of_the_comparison() -> None:
-    import compare_samplers
+    from scripts import compare_samplers
 
     mean, low, high = compare_samplers.mean_interval([10.0, 20.0, 30.0])
     assert mean == 20.0 and low < 20.0 < high and round(high - mean, 3) == round(mean - low, 3)

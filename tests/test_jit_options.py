@@ -2,21 +2,56 @@
 
 from __future__ import annotations
 
-import re
+import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["games", "heuristics", "search", "envs", "tuning"]
+NUMBA_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "generated_jit", "stencil"}
+
+
+def _name(node: ast.expr) -> str:
+    """``njit`` for ``njit`` and ``numba.njit``; "" for anything else."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def hand_spelled_options(source: str) -> list[int]:
+    """Lines where a numba decorator or call takes anything but exactly one ``**JIT`` / ``**JIT_<NAME>`` from games._jit.
+
+    A bare ``@njit``, ``@njit(cache=True)`` and ``@njit(**JIT, inline="always")`` all count: the options
+    must come whole from games/_jit.py (``JIT_INLINE`` is the inlined variant).
+    """
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        decorators = node.decorator_list if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        for decorator in decorators:
+            if _name(decorator) in NUMBA_DECORATORS:  # bare @njit: numba's defaults, not ours
+                lines.append(decorator.lineno)
+        if isinstance(node, ast.Call) and _name(node.func) in NUMBA_DECORATORS:
+            options = [k.value for k in node.keywords if k.arg is None]
+            whole = (not node.args and len(node.keywords) == 1 and len(options) == 1
+                     and _name(options[0]).startswith("JIT"))  # fmt: skip
+            if not whole:
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_the_check_catches_every_hand_spelled_form() -> None:
+    bad = ["@njit\ndef f(): pass", "@njit(cache=True)\ndef f(): pass", "@numba.njit(**JIT, inline='always')\ndef f(): pass",
+           "g = njit(nogil=True)(f)", "@jit(**JIT, cache=False)\ndef f(): pass"]  # fmt: skip
+    assert all(hand_spelled_options(source) == [1] for source in bad)
+    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_INLINE)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
+    assert hand_spelled_options(good) == []
 
 
 def test_no_module_hard_codes_jit_options() -> None:
     offenders = []
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
-            for number, line in enumerate(path.read_text().splitlines(), 1):
-                if re.match(r"\s*@(numba\.)?(njit|jit)\b", line) and "**JIT" not in line:
-                    offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
-    assert not offenders, "use @njit(**JIT) from games._jit:\n" + "\n".join(offenders)
+            source = path.read_text()
+            for number in hand_spelled_options(source):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {source.splitlines()[number - 1].strip()}")
+    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK) from games._jit:\n" + "\n".join(offenders)
 
 
 def test_the_options_cache_compiled_code() -> None:

@@ -49,6 +49,8 @@ def assert_same(pos: Position, ref: NaiveGame) -> None:
     assert pos.is_draw() == (ref.winner() is None and ref.full())
     assert pos.to_move == ref.to_move
     assert pos.moves == ref.moves
+    ended = "drawn" if ref.winner() is None else f"won by {'xo'[ref.winner()]}"
+    assert pos.outcome() == (ended if ref.terminal() else None)
 
 
 @settings(max_examples=300, deadline=None)

@@ -75,3 +75,10 @@ def test_installed_torch_satisfies_the_pin_the_extras_declare() -> None:
     pins = set(re.findall(r'"torch(==[^"]+)"', (ROOT / "pyproject.toml").read_text()))
     assert len(pins) == 1  # the rl and test extras pin the same torch
     assert SpecifierSet(pins.pop()).contains(torch.__version__)  # 2.13.0+cpu: the CPU wheel satisfies it
+
+
+def test_script_commands_run_the_scripts_as_modules() -> None:
+    docs = [README, *(p.read_text() for p in sorted((ROOT / "docs").rglob("*.md")))]
+    assert not [d for d in docs if re.search(r"python scripts/|PYTHONPATH", d)]  # `python -m scripts.<name>` needs neither
+    named = {name for d in docs for name in re.findall(r"python -m scripts\.(\w+)", d)}
+    assert "reproduce_paper" in named and all((ROOT / "scripts" / f"{name}.py").is_file() for name in named)

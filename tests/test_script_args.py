@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -11,7 +13,6 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
 
 BAD = [
     ("bench_envs", "--seconds", "0"),
@@ -65,9 +66,22 @@ BAD = [
 ]
 
 
+SCRIPTS = sorted(p.stem for p in (ROOT / "scripts").glob("[a-z]*.py"))
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_script_runs_as_a_module_without_pythonpath(name: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([sys.executable, "-m", f"scripts.{name}", "--help"], capture_output=True, text=True, env=env,
+                            cwd=ROOT, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.startswith("usage: ") and "Traceback" not in result.stderr
+    assert inspect.signature(script(name).main).parameters["argv"].default is None
+
+
 def script(name: str) -> ModuleType:
-    """A script's module, imported from scripts/ (as ``python scripts/<name>.py`` would find its helpers)."""
-    return importlib.import_module(name)
+    """A script's module, ``scripts.<name>`` (what ``python -m scripts.<name>`` runs)."""
+    return importlib.import_module(f"scripts.{name}")
 
 
 def usage_error(name: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -106,7 +120,7 @@ def test_save_into_an_existing_folder_is_refused(tmp_path: Path, capsys: pytest.
 
 
 def test_the_shared_types_accept_what_they_should() -> None:
-    from _args import int_list, int_range, positive_float, writable_dir, writable_file
+    from scripts._args import int_list, int_range, positive_float, writable_dir, writable_file
 
     assert positive_float("1e-3") == 0.001 and int_range(2, 5)("5") == 5 and int_range(0)("0") == 0
     assert int_list(1, 12)("8,2,4,2") == (2, 4, 8)

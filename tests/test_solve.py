@@ -188,3 +188,13 @@ def test_bad_inputs_raise_clear_errors() -> None:
         solve(CONNECT4.position("1212121"))
     with pytest.raises(ValueError, match="this solver is for Connect-4 6x7"):
         Solver(CONNECT4).solve(TIC_TAC_TOE.position())
+
+
+def test_solve_keeps_at_most_a_few_solvers() -> None:
+    from search.solve import SOLVER_CACHE_SIZE, _solver
+
+    games = [MNK(3, 3, 3), MNK(3, 3, 2), MNK(2, 3, 2), MNK(3, 2, 2)][: SOLVER_CACHE_SIZE + 1]
+    for game in games:
+        assert solve(game.position()).score == solve(game.position()).score  # the second call reuses the solver
+    assert _solver.cache_info().currsize == SOLVER_CACHE_SIZE  # each 32 MB: the oldest game's was dropped
+    assert _solver(games[-1]) is _solver(games[-1])

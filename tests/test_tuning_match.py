@@ -174,3 +174,16 @@ def test_match_counts_below_one_are_refused_not_defaulted(flag: str, value: str)
 def test_match_help_shows_a_plain_percent_sign() -> None:
     text = _match_cli("--help").stdout
     assert "95% interval" in text and "%%" not in text
+
+
+def test_the_agent_cache_keeps_only_the_most_recently_used() -> None:
+    from tuning.match import AGENT_CACHE_SIZE
+
+    specs = [f"alphabeta:heuristic=windows,depth=1,tt={1 << 10},random_every={n + 1}" for n in range(AGENT_CACHE_SIZE + 1)]
+    first = cached_agent(TIC_TAC_TOE, specs[0], 0, 0)
+    kept = cached_agent(TIC_TAC_TOE, specs[1], 0, 0)
+    for spec in specs[2:]:  # AGENT_CACHE_SIZE - 1 more agents, using specs[1] before each: specs[0] is the oldest
+        assert cached_agent(TIC_TAC_TOE, specs[1], 0, 0) is kept
+        cached_agent(TIC_TAC_TOE, spec, 0, 0)
+    assert cached_agent(TIC_TAC_TOE, specs[1], 0, 0) is kept  # recently used: still built
+    assert cached_agent(TIC_TAC_TOE, specs[0], 0, 0) is not first  # the least recently used was dropped, so rebuilt

@@ -154,3 +154,18 @@ def test_sprt_error_rates_stay_within_alpha_and_beta() -> None:
     assert false_negative <= sprt.beta + slack
     # and it has power: a clearly better player is accepted nearly always
     assert _sprt_outcomes(_tilted(base, 2 * sprt.elo1), sprt, 100, rng).mean() > 0.95
+
+
+def test_each_constant_of_the_stats_module_has_its_own_docstring() -> None:
+    import ast
+    from pathlib import Path
+
+    import tuning.stats
+
+    body = ast.parse(Path(tuning.stats.__file__).read_text()).body
+    docs = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.Assign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            docs[node.targets[0].id] = after.value.value  # type: ignore[attr-defined]
+    assert docs["NELO_SCALE"].startswith("nElo = ") and "NELO_SCALE" in docs["NELO_SCALE"]
+    assert "pseudo-count" in docs["REGULARIZATION"].lower()

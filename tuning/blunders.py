@@ -35,7 +35,8 @@ import zlib
 from dataclasses import asdict, dataclass
 from typing import Optional, Sequence, Union
 
-from games import KInARow, make_game
+from games import KInARow
+from games.cli import add_game_arguments, game_from_args
 from search.agents import AgentType, make_agent
 from tuning.labels import LabelledPosition, LabelSet, default_path, load_labels
 
@@ -149,10 +150,7 @@ def spread(items: Sequence[LabelledPosition], limit: Optional[int]) -> Sequence[
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tuning.blunders", description=__doc__.splitlines()[0])
     parser.add_argument("agent", help="an agent spec or weight file, as python -m tuning.match takes")
-    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
-    parser.add_argument("--rows", type=int, help="board rows")
-    parser.add_argument("--cols", type=int, help="board columns")
-    parser.add_argument("--k", type=int, help="stones in a row to win")
+    add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
     parser.add_argument("--limit", type=int, help="use at most this many positions, evenly spread over the set")
     parser.add_argument("--band-width", type=int, help="plies per phase band (default: a seventh of the board)")
@@ -177,7 +175,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit {args.limit} must be a positive integer")
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         player = make_agent(args.agent, game, seed=args.seed)
         labels = load_labels(args.data or default_path(game), game)
         report = blunder_rate(player, labels, positions=spread(labels.positions, args.limit), band_width=args.band_width,

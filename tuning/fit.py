@@ -22,7 +22,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from games import game_from_record, make_game
+from games import game_from_record
+from games.cli import add_game_arguments, game_from_args
 from heuristics import WeightFile, get_spec, save_weights
 from search.budget import Limit, load_weight_file
 from tuning.labels import default_path, load_labels
@@ -32,10 +33,7 @@ from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m tuning.fit", description=__doc__.splitlines()[0].strip("`: "))
     parser.add_argument("--heuristic", required=True, help="the evaluator whose weights to fit")
-    parser.add_argument("--game", default="connect4", help="connect4 (default), tictactoe or mnk")
-    parser.add_argument("--rows", type=int, help="board rows")
-    parser.add_argument("--cols", type=int, help="board columns")
-    parser.add_argument("--k", type=int, help="stones in a row to win")
+    add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
     parser.add_argument("--start", help="a weight file to start from (default: the heuristic's defaults)")
     parser.add_argument("--out", help="write the fitted weights to this weight file (default: print only)")
@@ -71,7 +69,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     search = Limit()
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         get_spec(args.heuristic)
         start = None
         if args.start:

@@ -56,8 +56,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
-from games import CONNECT4, Action, InvalidGameError, KInARow, Position, game_from_record, make_game
-from games.errors import GameError
+from games import CONNECT4, Action, InvalidGameError, KInARow, Position, game_from_record
+from games.cli import add_game_arguments, game_from_args
+from games.errors import AlphabetaError, GameError
 
 FORMAT = "alphabeta-gym-labels"
 VERSION = 1
@@ -67,7 +68,7 @@ DATA_DIR = Path(__file__).parent / "data"
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class LabelFileError(ValueError):
+class LabelFileError(AlphabetaError):
     """A label file that cannot be read: the message names the file and the problem."""
 
 
@@ -217,10 +218,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tuning.labels",
         description="Generate a solver-labelled position set from varied self-play (deterministic for a seed).",
     )
-    parser.add_argument("--game", default="connect4", help="connect4, tictactoe or mnk (default connect4)")
-    parser.add_argument("--rows", type=int, help="board rows (connect4 default 6)")
-    parser.add_argument("--cols", type=int, help="board columns (connect4 default 7)")
-    parser.add_argument("--k", type=int, help="stones in a row to win")
+    add_game_arguments(parser)
     parser.add_argument("--count", type=int, required=True, help="positions to label")
     parser.add_argument("--seed", type=int, default=0, help="seed of the self-play (default 0)")
     parser.add_argument("--out", required=True, help="the .jsonl.gz file to write (atomically)")
@@ -236,7 +234,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        game = make_game(args.game, args.rows, args.cols, args.k)
+        game = game_from_args(parser, args)
         settings = GenerationSettings.for_game(game, args.min_ply)
     except ValueError as exc:
         parser.error(str(exc))

@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import multiprocessing
 import os
@@ -38,7 +39,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from games import KInARow, Position, make_game
+from games import KInARow, Position
+from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from search.agents import AgentSpecError, AgentType, make_agent
 from tuning.openings import Opening, make_openings
@@ -170,19 +172,26 @@ def play_game(start: Position, first: AgentType, second: AgentType) -> tuple[flo
     return score, plies, nodes, searched
 
 
-_AGENTS: dict[tuple[KInARow, str, int], AgentType] = {}
-"""Agents built in this process, by (game, spec, side): building one allocates a transposition table."""
+AGENT_CACHE_SIZE = 16
+"""Agents a process keeps built (least recently used dropped first).  Each holds a transposition table
+(4 MB by default, 32 MB for ``perfect``), and a tuner's workers see a new candidate spec every trial, so an
+unbounded cache grows without end; 16 holds a candidate and a gauntlet of up to 7 members on both sides."""
+
+
+@functools.lru_cache(maxsize=AGENT_CACHE_SIZE)
+def _built_agent(game: KInARow, spec: str, side: int) -> AgentType:
+    """The agent for ``spec`` (``side`` keys it only, so that a spec matched against itself gets two)."""
+    return make_agent(spec, game)
 
 
 def cached_agent(game: KInARow, spec: str, side: int, seed: int) -> AgentType:
     """A reset agent for ``spec`` playing ``side`` (0 or 1), seeded with ``seed``, built once per process.
 
     Keyed by side too: a spec matched against itself gets two agents, each
-    with its own table, random-move counter and seed.
+    with its own table, random-move counter and seed.  At most
+    :data:`AGENT_CACHE_SIZE` stay built.
     """
-    agent = _AGENTS.get((game, spec, side))
-    if agent is None:
-        agent = _AGENTS[(game, spec, side)] = make_agent(spec, game)
+    agent = _built_agent(game, spec, side)
     agent.reset()
     agent.seed(seed)
     return agent
@@ -369,10 +378,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4')")
     parser.add_argument("b", help="agent spec or weight file of B")
-    parser.add_argument("--game", default="connect4", choices=("connect4", "mnk"))
-    parser.add_argument("--rows", type=int)
-    parser.add_argument("--cols", type=int)
-    parser.add_argument("--k", type=int)
+    add_game_arguments(parser)
     parser.add_argument("--pairs", type=int, default=None,
                         help=f"game pairs to play at most (default {DEFAULT_PAIRS}; with --sprt the cap on an undecided "
                         f"test, default {SPRT_PAIR_CAP})")
@@ -393,7 +399,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         try:
-            game = make_game(args.game, args.rows, args.cols, args.k)
+            game = game_from_args(parser, args)
             pairs = args.pairs if args.pairs is not None else (SPRT_PAIR_CAP if args.sprt else DEFAULT_PAIRS)
             for name, value in (("--pairs", pairs), ("--openings", args.openings), ("--workers", args.workers)):
                 if value is not None and value < 1:

@@ -54,6 +54,7 @@ from typing import Any, Optional, Sequence
 import optuna
 from optuna.exceptions import ExperimentalWarning
 
+from games.cli import add_game_arguments
 from games.errors import GameError
 from heuristics import save_weights
 from heuristics.errors import HeuristicError
@@ -187,11 +188,7 @@ def _parser() -> argparse.ArgumentParser:
         "(an Optuna study), confirm the best on held-out openings, and export a weight file.",
     )
     g = p.add_argument_group("game and heuristic")
-    g.add_argument("--game", choices=("connect4", "mnk"), help="default connect4")
-    g.add_argument("--rows", type=int)
-    g.add_argument("--cols", type=int)
-    g.add_argument("--k", type=int)
-    g.add_argument("--exact-k", action="store_true", help="the exact-k rule: an overline does not win")
+    add_game_arguments(g, default=None)  # None: TuneConfig's default (connect4), and a resumed study's own
     g.add_argument("--heuristic", help="evaluator to tune (default: threats, which covers every board)")
     g.add_argument("--opponents", nargs="+", metavar="SPEC",
                    help="the gauntlet: weight files (played at the node budget) and agent specs (played as written) "

@@ -40,9 +40,9 @@ PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 GAME_SCORES = (1.0, 0.5, 0.0)
 """Score of a win, a draw and a loss (trinomial order W, D, L)."""
 NELO_SCALE = 800.0 / math.log(10.0)
+"""nElo = (score - 1/2) / per-game standard deviation * NELO_SCALE."""
 REGULARIZATION = 1e-3
 """Pseudo-count added to every bin by :func:`sprt_llr`."""
-"""nElo = (score - 1/2) / per-game standard deviation * NELO_SCALE."""
 
 
 def elo_from_score(score: float) -> float:
