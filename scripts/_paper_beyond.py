@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from games import CONNECT4
-from heuristics import NAMES, get_spec, load_weights
+from heuristics import NAMES, get_spec
 from scripts._paper_play import file_weights
 from scripts._paper_report import beats, cell_from_match, cells_table, fmt_score, markdown_table, score_bars, wilson
 from scripts._paper_run import (
@@ -21,6 +21,7 @@ from scripts._paper_run import (
     settings_text,
     write_outputs,
 )
+from search.budget import load_weight_file
 
 
 def tuned(run: Run) -> Output:
@@ -89,8 +90,8 @@ def tuned(run: Run) -> Output:
 
 def tuner_budget(path: Path) -> Optional[tuple[int, int]]:
     """``(nodes, depth)`` of a weight file's search settings if it has a node budget and a depth cap, else None."""
-    search = load_weights(path, CONNECT4).search  # the file was checked when the command line was (tuned_file)
-    return (search.nodes, search.depth) if search.nodes is not None and search.depth is not None else None
+    _, limit = load_weight_file(path, CONNECT4)  # the file was checked when the command line was (tuned_file)
+    return (limit.nodes, limit.depth) if limit.nodes is not None and limit.depth is not None else None
 
 
 def perfect(run: Run) -> Output:

@@ -19,6 +19,7 @@ from games import Action, KInARow, Player, Position, make_game
 from games.errors import GameError
 from search._piskvork_time import MIN_BUDGET_MS, Limits, move_budget_ms, table_slots, with_budget
 from search.agents import AgentType, make_agent
+from search.errors import SearchError
 
 DEFAULT_SPEC = "alphabeta:heuristic=mics,radius=2"
 """The default engine: the m,n,k seed's MICS evaluator over cells near the stones, with a time budget per move."""
@@ -33,7 +34,7 @@ _COORDS = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
 _STONE = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*")
 
 
-class ProtocolError(ValueError):
+class ProtocolError(SearchError):
     """A line the engine cannot act on; its message becomes the ``ERROR`` reply."""
 
 

@@ -105,7 +105,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.k < 2:
-            raise ValueError(f"--k {args.k} is too small: k is at least 2")
+            parser.error(f"--k {args.k} is too small: k is at least 2")
         game = MNK(max(args.k, 15), max(args.k, 15), args.k)
         make_agent(args.agent, game)  # the spec as written: its own errors name what is wrong with it
         make_agent(with_budget(args.agent, 1000), game)
