@@ -92,12 +92,14 @@ plays ``cell``.  Sizes: every board and every ``k >= 2``; nothing is refused.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 from numba import njit
 
 from games import KInARow
 from games._jit import JIT, JIT_INLINE
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5, n_windows
 
 NAME = "threats"
 
@@ -170,12 +172,22 @@ def colour_dual(weights: dict[str, float]) -> dict[str, float]:
     return dual
 
 
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    # Every term is a count, own minus opponent: window classes count windows (<= n_windows), "squares" counts
+    # stones x windows through them (<= k x n_windows), threat, fork, parity and centre terms count cells
+    # (<= n_cells), open runs count runs per cell and direction (<= 4 x n_cells), tempo is one.  So k x n_windows
+    # + 4 x n_cells bounds any single count, per player.
+    return 2 * (game.k * n_windows(game) + 4 * game.n_cells) * sum(abs(v) for v in w.values())
+
+
 SPEC = HeuristicSpec(
     name=NAME,
     summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
     source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
     weights=tuple(WeightSpec(n, d, lo, hi, doc=doc, applies=_APPLIES.get(n, every_game)) for n, d, lo, hi, doc in _W),
     refuse=any_game,
+    bound=_max_abs,
     colour_dual=colour_dual,
 )
 

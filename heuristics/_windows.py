@@ -61,14 +61,28 @@ score change of playing a cell, in O(k^2) without those tables.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 from numba import njit
 
+from games import KInARow
 from games._jit import JIT
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, n_windows, power_or_inf
 
 # Kernel indices into ``weights`` (the order of SPEC.weights).
 _GOOD, _DANGER, _BLOCKED_SCALE, _MISSING_1, _MISSING_2, _MISSING_3, _MISSING_DECAY = 0, 1, 2, 3, 4, 5, 6
+
+
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    k = game.k
+    ratio = k / (k - 1)  # c / (k - 1) with c <= k stones
+    report = max(1.0, abs(w["blocked_scale"])) * (abs(w["good"]) * ratio**2 + abs(w["danger"]) * ratio)
+    generic = max(abs(w["missing_1"]), abs(w["missing_2"]), abs(w["missing_3"]))
+    generic *= power_or_inf(max(1.0, abs(w["missing_decay"])), max(0, k - 4))
+    return n_windows(game) * 2 * (report + generic)  # a window scores phi(own) - phi(opponent)
+
 
 SPEC = HeuristicSpec(
     name="windows",
@@ -84,6 +98,7 @@ SPEC = HeuristicSpec(
         WeightSpec("missing_decay", 0.5, 0.0, 1.0, doc="generic form: m >= 4 stones short scores missing_3 * missing_decay^(m-3)"),
     ),
     refuse=any_game,
+    bound=_max_abs,
 )
 
 
