@@ -3,7 +3,9 @@
 A *window* is a run of ``k`` consecutive cells along one of the four
 directions (horizontal, vertical, and both diagonals).  Every k-in-a-row
 evaluator in the seeds is a sum over windows or over lines, so the window
-table is computed once per board size and passed to the kernels.
+table is computed once per board size and passed to the kernels.  A move
+changes only the windows through its cell: :func:`_stones_in_window` walks
+those (at most ``4 k``) for the evaluators' O(k^2) ordering kernels.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 """(row step, col step): horizontal, vertical, down-right diagonal, down-left diagonal."""
@@ -53,3 +55,29 @@ def window_table(rows: int, cols: int, k: int) -> np.ndarray:
     _fill_windows(rows, cols, k, table)
     table.setflags(write=False)
     return table
+
+
+@njit(**JIT_INLINE)
+def _stones_in_window(board, rows, cols, k, me, cell, d, s):  # type: ignore[no-untyped-def]
+    """Stones of ``me`` and of the other side in one k-window through ``cell``: ``(own, opp)``, ``(-1, -1)`` off the board.
+
+    The window runs along direction ``d`` (0 row, 1 column, 2 down-right,
+    3 down-left: :data:`DIRECTIONS`) and starts ``s`` steps before ``cell``,
+    so ``d`` in range(4) and ``s`` in range(k) walk every window through it.
+    board : int8[rows * cols], 0 empty, 1/2 stones; ``me`` is 1 or 2.
+    """
+    dr = 0 if d == 0 else 1
+    dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+    r0, c0 = cell // cols - s * dr, cell % cols - s * dc
+    r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
+    if not (0 <= r0 < rows and 0 <= c0 < cols and 0 <= r1 < rows and 0 <= c1 < cols):
+        return -1, -1
+    start, step = r0 * cols + c0, dr * cols + dc  # a straight line is an arithmetic run of flat indices
+    own, opp = 0, 0
+    for i in range(k):
+        v = board[start + i * step]
+        if v == me:
+            own += 1
+        elif v != 0:
+            opp += 1
+    return own, opp

@@ -99,6 +99,7 @@ from numba import njit
 
 from games import KInARow
 from games._jit import JIT, JIT_INLINE
+from heuristics._lines import _stones_in_window
 from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5, n_windows
 
 NAME = "threats"
@@ -374,24 +375,12 @@ def _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell): 
     board : int8[rows * cols], ``board[cell]`` empty.
     """
     assert board[cell] == 0
-    row, col = cell // cols, cell % cols
-    change = weights[CENTRE + centre_group(rows, cols, gravity, row, col)]
+    change = weights[CENTRE + centre_group(rows, cols, gravity, cell // cols, cell % cols)]
     for d in range(4):
-        dr = 0 if d == 0 else 1
-        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        for s in range(k):  # the window starts s steps before cell
-            r0, c0 = row - s * dr, col - s * dc
-            r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
-            if not (0 <= r0 < rows and 0 <= c0 < cols and 0 <= r1 < rows and 0 <= c1 < cols):
-                continue
-            own, opp = 0, 0
-            for i in range(k):
-                v = board[(r0 + i * dr) * cols + c0 + i * dc]
-                if v == me:
-                    own += 1
-                elif v != 0:
-                    opp += 1
-            change += weights[SQUARES]
-            change += _window_phi(own + 1, opp, k, weights) - _window_phi(own, opp, k, weights)
-            change += _window_phi(opp, own, k, weights) - _window_phi(opp, own + 1, k, weights)
+        for s in range(k):
+            own, opp = _stones_in_window(board, rows, cols, k, me, cell, d, s)
+            if own >= 0:  # on the board
+                change += weights[SQUARES]
+                change += _window_phi(own + 1, opp, k, weights) - _window_phi(own, opp, k, weights)
+                change += _window_phi(opp, own, k, weights) - _window_phi(opp, own + 1, k, weights)
     return change
