@@ -70,6 +70,8 @@ Sizes refused: every ``k`` other than 4 (the features are defined for four in
 a row).  Every ``rows x cols``, with or without gravity, is covered.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 from typing import Mapping, Optional

@@ -116,7 +116,7 @@ _UNPLAYABLE_MULT = 8
 
 
 @njit(**JIT)
-def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple:
+def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple[int, int, int, int, bool]:
     """The seed's four direction values, plus an in-line double flag, of ``player`` at empty ``cell`` along ±(dr, dc).
 
     board : int8[rows * cols]; ``board[cell]`` must be 0.
@@ -192,7 +192,7 @@ def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, playe
 
 
 @njit(**JIT)
-def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, weights: np.ndarray) -> tuple:
+def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, weights: np.ndarray) -> tuple[int, float]:
     """``(tier, raw)`` of ``player`` at empty ``cell``: tier 1 finishing, 2 trivial double, 3 ordinary.
 
     raw : the unclamped tier-3 MICS value (sum over the 4 directions), >= 0.
@@ -224,7 +224,7 @@ def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, pla
 
 
 @njit(**JIT)
-def _tiers(weights: np.ndarray) -> tuple:
+def _tiers(weights: np.ndarray) -> tuple[float, float, float]:
     """``(T1, T2, cap)``: finishing value, double-threat value, tier-3 ceiling, with 8 T2 <= T1 and cap = T2 / 4.
 
     weights : float64[9], SPEC.weights order; the tiers stay strict for any positive tier weights.

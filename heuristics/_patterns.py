@@ -77,6 +77,8 @@ it, plus the double-shape bonuses the new stone itself earns; the other
 stones' double shapes are left out to keep it O(k^2).
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 from typing import Mapping, Optional

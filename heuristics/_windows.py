@@ -59,6 +59,8 @@ updates the counts for one play or undo and returns the score change, and
 score change of playing a cell, in O(k^2) without those tables.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 from typing import Mapping
