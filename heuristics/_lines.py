@@ -22,21 +22,8 @@ DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 @njit(**JIT)
-def _count_windows(rows: int, cols: int, k: int) -> int:
-    """Number of k-windows on a ``rows x cols`` board."""
-    n = 0
-    for r in range(rows):
-        for c in range(cols):
-            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                r_end, c_end = r + (k - 1) * dr, c + (k - 1) * dc
-                if 0 <= r_end < rows and 0 <= c_end < cols:
-                    n += 1
-    return n
-
-
-@njit(**JIT)
-def _fill_windows(rows: int, cols: int, k: int, out: np.ndarray) -> None:
-    """Write every k-window's cells, in line order, into ``out`` (int32[n_windows, k])."""
+def _fill_windows(rows: int, cols: int, k: int, out: np.ndarray) -> int:
+    """Write every k-window's cells, in line order, into ``out`` (int32[>= n_windows, k]); return n_windows."""
     n = 0
     for r in range(rows):
         for c in range(cols):
@@ -46,13 +33,14 @@ def _fill_windows(rows: int, cols: int, k: int, out: np.ndarray) -> None:
                     for i in range(k):
                         out[n, i] = (r + i * dr) * cols + c + i * dc
                     n += 1
+    return n
 
 
 @lru_cache(maxsize=64)
 def window_table(rows: int, cols: int, k: int) -> np.ndarray:
     """All k-windows of the board as a read-only ``int32[n_windows, k]`` array of cells."""
-    table = np.empty((_count_windows(rows, cols, k), k), dtype=np.int32)
-    _fill_windows(rows, cols, k, table)
+    room = np.empty((4 * rows * cols, k), dtype=np.int32)  # at most one window starts per cell and direction
+    table = room[: _fill_windows(rows, cols, k, room)].copy()
     table.setflags(write=False)
     return table
 

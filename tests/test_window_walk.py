@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from games import MNK, Connect4, KInARow
 from heuristics import Evaluator, _threats, _windows, get_spec
 from heuristics._lines import _stones_in_window, window_table
+from heuristics.spec import n_windows
 from tests.positions import random_position
 
 GAMES: list[KInARow] = [Connect4(), Connect4(4, 5, 3), Connect4(6, 7, 5), MNK(3, 3, 3), MNK(7, 7, 4), MNK(9, 9, 5),
@@ -72,6 +73,7 @@ def old_threats_order(board: np.ndarray, game: KInARow, me: int, w: np.ndarray, 
 def test_the_walk_visits_exactly_the_windows_through_the_cell(game: KInARow, seed: int) -> None:
     pos = random_position(game, seed)
     table = window_table(game.rows, game.cols, game.k)
+    assert table.shape == (n_windows(game), game.k) and len({tuple(sorted(w)) for w in table.tolist()}) == len(table)
     me = 1 + pos.to_move
     for cell in range(game.n_cells):
         expected = Counter()
