@@ -99,7 +99,7 @@ from numba import njit
 
 from games import KInARow
 from games._jit import JIT, JIT_INLINE
-from heuristics._lines import _stones_in_window
+from heuristics._lines import DIRECTIONS, _stones_in_window
 from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5, n_windows
 
 NAME = "threats"
@@ -375,10 +375,11 @@ def _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell): 
     board : int8[rows * cols], ``board[cell]`` empty.
     """
     assert board[cell] == 0
-    change = weights[CENTRE + centre_group(rows, cols, gravity, cell // cols, cell % cols)]
-    for d in range(4):
+    row, col = cell // cols, cell % cols
+    change = weights[CENTRE + centre_group(rows, cols, gravity, row, col)]
+    for dr, dc in DIRECTIONS:
         for s in range(k):
-            own, opp = _stones_in_window(board, rows, cols, k, me, cell, d, s)
+            own, opp = _stones_in_window(board, rows, cols, k, me, row, col, dr, dc, s)
             if own >= 0:  # on the board
                 change += weights[SQUARES]
                 change += _window_phi(own + 1, opp, k, weights) - _window_phi(own, opp, k, weights)

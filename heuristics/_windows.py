@@ -70,7 +70,7 @@ from numba import njit
 
 from games import KInARow
 from games._jit import JIT
-from heuristics._lines import _stones_in_window
+from heuristics._lines import DIRECTIONS, _stones_in_window
 from heuristics.spec import HeuristicSpec, WeightSpec, any_game, n_windows, power_or_inf
 
 # Kernel indices into ``weights`` (the order of SPEC.weights).
@@ -164,10 +164,11 @@ def _order(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int,
     board : int8[rows * cols], ``board[cell]`` empty.
     """
     assert board[cell] == 0
+    row, col = cell // cols, cell % cols
     change = 0.0
-    for d in range(4):
+    for dr, dc in DIRECTIONS:
         for s in range(k):
-            own, opp = _stones_in_window(board, rows, cols, k, me, cell, d, s)
+            own, opp = _stones_in_window(board, rows, cols, k, me, row, col, dr, dc, s)
             if own >= 0:  # on the board
                 change += (_phi(own + 1, opp, k, weights) - _phi(opp, own + 1, k, weights)) - (
                     _phi(own, opp, k, weights) - _phi(opp, own, k, weights)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games import MNK, Connect4, KInARow
 from heuristics import Evaluator, _threats, _windows, get_spec
-from heuristics._lines import _stones_in_window, window_table
+from heuristics._lines import DIRECTIONS, _stones_in_window, window_table
 from heuristics.spec import n_windows
 from tests.positions import random_position
 
@@ -80,8 +80,8 @@ def test_the_walk_visits_exactly_the_windows_through_the_cell(game: KInARow, see
         for window in table[(table == cell).any(axis=1)]:
             stones = pos._board[window]
             expected[(int((stones == me).sum()), int(((stones != 0) & (stones != me)).sum()))] += 1
-        walked = [_stones_in_window(pos._board, game.rows, game.cols, game.k, me, cell, d, s)
-                  for d in range(4) for s in range(game.k)]  # fmt: skip
+        walked = [_stones_in_window(pos._board, game.rows, game.cols, game.k, me, *divmod(cell, game.cols), dr, dc, s)
+                  for dr, dc in DIRECTIONS for s in range(game.k)]  # fmt: skip
         assert Counter(w for w in walked if w[0] >= 0) == expected
         assert all(w == (-1, -1) for w in walked if w[0] < 0)
 
