@@ -15,6 +15,34 @@ tuning bounds in its ``SPEC`` (see :mod:`heuristics.spec`).  Weights that
 could push an evaluation into the search's win-score band are refused
 (:mod:`heuristics.bounds`); files are written atomically by
 :mod:`heuristics.files`.
+
+Add an evaluator (``heuristics.registry`` is the one registration; every
+list of evaluators, the bounds check, the tuner's gauntlet and the tests'
+per-evaluator cases derive from it):
+
+1. ``heuristics/_<name>.py``: ``SPEC`` (:class:`HeuristicSpec`: name,
+   weights with defaults and tuning ranges, ``refuse``, ``bound``, and
+   ``colour_dual`` if a feature tells the colours apart) and the
+   ``_evaluate``/``_order`` kernels with the shared signature of
+   :mod:`heuristics.spec`, decorated ``@njit(**JIT)``; it must pass
+   ``mypy --strict`` like its siblings.
+2. ``heuristics/registry.py``: import it and append
+   ``Registration(<next id>, _<name>)`` to ``REGISTRY`` (ids are never
+   reused or renumbered).
+3. ``heuristics/_dispatch.py``: import its two kernels and add its id's
+   branch to ``_evaluate`` and ``_order`` (numba needs the literal chains;
+   the ``assert`` moves to the new last id; ``tests/test_registry.py``
+   fails until chains and registry agree).
+4. ``python -m heuristics.defaults`` writes its default weight files
+   ``weights/<game>-<name>.json`` (a test compares them to the registry).
+5. ``tests/test_h_<name>.py`` against a slow reference
+   (``tests/naive_<name>.py``); the contract, bound and search tests pick it
+   up from the registry.  Doctests that list every evaluator (the gauntlet's
+   in :mod:`tuning.gauntlet`) then show it too.
+
+That is all the array search needs; a bitboard leaf for Connect-4 sizes is
+optional extra work in ``search/_bitnegamax.py`` (its ``HID_*`` ids come
+from the registry).
 """
 
 from heuristics.errors import (

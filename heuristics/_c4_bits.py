@@ -62,7 +62,7 @@ _H01 = np.uint64(0x0101010101010101)
 
 
 @njit(**JIT_INLINE)
-def _count(x: np.uint64) -> int:
+def _count(x: np.uint64) -> np.int64:
     """Set bits of ``x``, as an int64.
 
     The SWAR sum of ``games._bits._popcount``, which LLVM compiles to one

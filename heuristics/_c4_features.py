@@ -70,9 +70,11 @@ Sizes refused: every ``k`` other than 4 (the features are defined for four in
 a row).  Every ``rows x cols``, with or without gravity, is covered.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, Optional
 
 import numpy as np
 from numba import njit
@@ -80,7 +82,7 @@ from numba import njit
 from games import KInARow
 from games._board import _playable
 from games._jit import JIT, JIT_INLINE
-from heuristics.spec import HeuristicSpec, WeightSpec
+from heuristics.spec import HeuristicSpec, WeightSpec, n_windows
 
 NAME = "c4_features"
 K = 4
@@ -109,6 +111,14 @@ def _refuse(game: KInARow) -> Optional[str]:
     return None
 
 
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    # Per player and feature: F1 and the broken three count windows (<= n_windows), F2/F3 count maximal runs
+    # (<= one per cell and direction: 4 cells), F4 lone stones (<= cells); f3_two_side counts up to 2 squares.
+    per_feature = n_windows(game) + 4 * game.n_cells
+    return 2 * per_feature * (sum(abs(v) for v in w.values()) + abs(w["f3_two_side"]))
+
+
 SPEC = HeuristicSpec(
     name=NAME,
     summary="Kang et al. features: fours, open/half/closed and broken threes, twos by open squares, lone stones by column",
@@ -128,6 +138,7 @@ SPEC = HeuristicSpec(
         WeightSpec("f4_col_ag", 100.0, 1.0, 1e4, log=True, doc="F4: lone stone three or more columns from the centre (a, g)"),
     ),
     refuse=_refuse,
+    bound=_max_abs,
 )
 
 

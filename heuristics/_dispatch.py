@@ -2,8 +2,14 @@
 
 Passing evaluator functions as arguments would force ``cache=False`` and a
 recompile per evaluator in every caller; an integer switch keeps the search
-kernels cacheable and costs one predictable branch.  Ids are positions in
-:data:`heuristics.registry.NAMES` (a test checks the two orders agree).
+kernels cacheable and costs one predictable branch.  The chains must be
+literal (numba compiles one branch per evaluator; a chain built at run time
+could not be cached), so they restate :data:`heuristics.registry.REGISTRY`:
+``test_dispatch_chains_call_the_registered_kernels`` runs them as Python and
+checks that each id reaches its registered module's kernels, and that an id
+outside the registry fails the ``assert`` instead of being scored by some
+evaluator.  Adding an evaluator adds one import pair and one branch to each
+chain here (the assert moves to the new last id).
 """
 
 from __future__ import annotations
@@ -26,8 +32,6 @@ from heuristics._threats import _order as _order_threats
 from heuristics._windows import _evaluate as _eval_windows
 from heuristics._windows import _order as _order_windows
 
-DISPATCH_ORDER = ("c4_features", "square_values", "patterns", "windows", "mics", "threats")
-
 
 @njit(**JIT)
 def _evaluate(hid, board, heights, rows, cols, k, gravity, me, weights, windows):  # type: ignore[no-untyped-def]
@@ -42,6 +46,8 @@ def _evaluate(hid, board, heights, rows, cols, k, gravity, me, weights, windows)
         return _eval_windows(board, heights, rows, cols, k, gravity, me, weights, windows)
     if hid == 4:
         return _eval_mics(board, heights, rows, cols, k, gravity, me, weights, windows)
+    # the last id: any other is no registered evaluator's, and must fail rather than be scored as this one
+    assert hid == 5, "heuristic kernel id not in heuristics.registry.REGISTRY"
     return _eval_threats(board, heights, rows, cols, k, gravity, me, weights, windows)
 
 
@@ -58,6 +64,7 @@ def _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, ce
         return _order_windows(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
     if hid == 4:
         return _order_mics(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    assert hid == 5, "heuristic kernel id not in heuristics.registry.REGISTRY"
     return _order_threats(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
 
 

@@ -92,7 +92,8 @@ or without gravity); nothing is refused.
 
 from __future__ import annotations
 
-from typing import Optional
+import math
+from typing import Mapping, Optional
 
 import numpy as np
 from numba import njit
@@ -100,7 +101,7 @@ from numba import njit
 from games import KInARow
 from games._board import _playable
 from games._jit import JIT
-from heuristics.spec import HeuristicSpec, WeightSpec
+from heuristics.spec import HeuristicSpec, WeightSpec, power_or_inf
 
 # Weight indices, in SPEC.weights order (plain ints: numba freezes them at compile time, and they never change).
 _TIER_FINISH = 0
@@ -115,7 +116,7 @@ _UNPLAYABLE_MULT = 8
 
 
 @njit(**JIT)
-def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple:
+def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple[int, int, int, int, bool]:
     """The seed's four direction values, plus an in-line double flag, of ``player`` at empty ``cell`` along ±(dr, dc).
 
     board : int8[rows * cols]; ``board[cell]`` must be 0.
@@ -191,7 +192,7 @@ def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, playe
 
 
 @njit(**JIT)
-def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, weights: np.ndarray) -> tuple:
+def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, weights: np.ndarray) -> tuple[int, float]:
     """``(tier, raw)`` of ``player`` at empty ``cell``: tier 1 finishing, 2 trivial double, 3 ordinary.
 
     raw : the unclamped tier-3 MICS value (sum over the 4 directions), >= 0.
@@ -223,7 +224,7 @@ def _player_cell(board: np.ndarray, rows: int, cols: int, k: int, cell: int, pla
 
 
 @njit(**JIT)
-def _tiers(weights: np.ndarray) -> tuple:
+def _tiers(weights: np.ndarray) -> tuple[float, float, float]:
     """``(T1, T2, cap)``: finishing value, double-threat value, tier-3 ceiling, with 8 T2 <= T1 and cap = T2 / 4.
 
     weights : float64[9], SPEC.weights order; the tiers stay strict for any positive tier weights.
@@ -293,6 +294,21 @@ def _refuse(game: KInARow) -> Optional[str]:
     return None
 
 
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    k = game.k
+    # The raw tier-3 value of a cell, per player: 4 directions x (<= k windows, <= 2(k - 1) friendly stones,
+    # <= k best windows x mics_base ** (<= k)).  The kernel clamps it from above only (to tier_double / 32),
+    # so it bounds the value when a weight is negative, and it must not overflow either way (inf * 0 is nan).
+    terms = ("window_mult", "my_cell_mult", "mics_mult", "mics_base")
+    raw = 4 * (abs(w["window_mult"]) * k + abs(w["my_cell_mult"]) * 2 * (k - 1)
+               + abs(w["mics_mult"]) * k * power_or_inf(max(1.0, abs(w["mics_base"])), k))  # fmt: skip
+    if not raw < 1e300:
+        return math.inf
+    cell = max(abs(w["tier_finish"]), abs(w["tier_double"]), raw if any(w[t] < 0 for t in terms) else 0.0)
+    return game.n_cells * 2 * cell * max(1.0, abs(w["unplayable_mult"]))  # own minus opponent, per empty cell
+
+
 SPEC = HeuristicSpec(
     name="mics",
     summary="MICS sliding-window cell values with finishing / double-threat / ordinary tiers (Bologna m,n,k player)",
@@ -321,4 +337,5 @@ SPEC = HeuristicSpec(
                    doc="gravity only: scale of an empty cell that cannot be played yet in the board value"),
     ),
     refuse=_refuse,
+    bound=_max_abs,
 )

@@ -77,9 +77,11 @@ it, plus the double-shape bonuses the new stone itself earns; the other
 stones' double shapes are left out to keep it O(k^2).
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
-from typing import Optional
+from typing import Mapping, Optional
 
 import numpy as np
 from numba import njit
@@ -102,6 +104,13 @@ def _refuse(game: KInARow) -> Optional[str]:
     return None
 
 
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    # Per player, direction and shape: at most 2 occurrences (a shape and its mirror) per cell of a padded line,
+    # and a padded line has at most 3 cells per board cell; the double-shape bonuses count once per stone.
+    return 2 * 2 * 4 * 3 * game.n_cells * sum(abs(v) for v in w.values())
+
+
 SPEC = HeuristicSpec(
     name="patterns",
     summary="COMP 472 heuristic 1: alive/dead/unavailable threes and twos over every line, own minus opponent",
@@ -120,6 +129,7 @@ SPEC = HeuristicSpec(
         WeightSpec("unavailable_1", -100.0, -1_000.0, 0.0, doc="k-3 or fewer stones shut in at both ends (@O@)"),
     ),
     refuse=_refuse,
+    bound=_max_abs,
 )
 
 

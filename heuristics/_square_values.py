@@ -29,14 +29,24 @@ Sizes refused: none.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 from numba import njit
 
+from games import KInARow
 from games._jit import JIT
 from heuristics._lines import window_table
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, n_windows
 
 NAME = "square_values"
+
+
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    # sum over windows of the stones in them: at most k stones in each window, both colours together
+    return abs(w["scale"]) * n_windows(game) * game.k
+
 
 SPEC = HeuristicSpec(
     name=NAME,
@@ -44,6 +54,7 @@ SPEC = HeuristicSpec(
     source="seed 000 (Kang, Wang, Hu 2019), section 3.3.2 Heuristics-2",
     weights=(WeightSpec("scale", 1.0, 0.01, 100.0, log=True, doc="multiplies every square value (the paper's matrix at 1)"),),
     refuse=any_game,
+    bound=_max_abs,
 )
 
 

@@ -92,12 +92,15 @@ plays ``cell``.  Sizes: every board and every ``k >= 2``; nothing is refused.
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import numpy as np
 from numba import njit
 
 from games import KInARow
 from games._jit import JIT, JIT_INLINE
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5
+from heuristics._lines import DIRECTIONS, _stones_in_window
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, every_game, free_only, gravity_only, k_at_least_5, n_windows
 
 NAME = "threats"
 
@@ -170,12 +173,22 @@ def colour_dual(weights: dict[str, float]) -> dict[str, float]:
     return dual
 
 
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    # Every term is a count, own minus opponent: window classes count windows (<= n_windows), "squares" counts
+    # stones x windows through them (<= k x n_windows), threat, fork, parity and centre terms count cells
+    # (<= n_cells), open runs count runs per cell and direction (<= 4 x n_cells), tempo is one.  So k x n_windows
+    # + 4 x n_cells bounds any single count, per player.
+    return 2 * (game.k * n_windows(game) + 4 * game.n_cells) * sum(abs(v) for v in w.values())
+
+
 SPEC = HeuristicSpec(
     name=NAME,
     summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
     source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
     weights=tuple(WeightSpec(n, d, lo, hi, doc=doc, applies=_APPLIES.get(n, every_game)) for n, d, lo, hi, doc in _W),
     refuse=any_game,
+    bound=_max_abs,
     colour_dual=colour_dual,
 )
 
@@ -364,22 +377,11 @@ def _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell): 
     assert board[cell] == 0
     row, col = cell // cols, cell % cols
     change = weights[CENTRE + centre_group(rows, cols, gravity, row, col)]
-    for d in range(4):
-        dr = 0 if d == 0 else 1
-        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        for s in range(k):  # the window starts s steps before cell
-            r0, c0 = row - s * dr, col - s * dc
-            r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
-            if not (0 <= r0 < rows and 0 <= c0 < cols and 0 <= r1 < rows and 0 <= c1 < cols):
-                continue
-            own, opp = 0, 0
-            for i in range(k):
-                v = board[(r0 + i * dr) * cols + c0 + i * dc]
-                if v == me:
-                    own += 1
-                elif v != 0:
-                    opp += 1
-            change += weights[SQUARES]
-            change += _window_phi(own + 1, opp, k, weights) - _window_phi(own, opp, k, weights)
-            change += _window_phi(opp, own, k, weights) - _window_phi(opp, own + 1, k, weights)
+    for dr, dc in DIRECTIONS:
+        for s in range(k):
+            own, opp = _stones_in_window(board, rows, cols, k, me, row, col, dr, dc, s)
+            if own >= 0:  # on the board
+                change += weights[SQUARES]
+                change += _window_phi(own + 1, opp, k, weights) - _window_phi(own, opp, k, weights)
+                change += _window_phi(opp, own, k, weights) - _window_phi(opp, own + 1, k, weights)
     return change

@@ -59,16 +59,33 @@ updates the counts for one play or undo and returns the score change, and
 score change of playing a cell, in O(k^2) without those tables.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
+
+from typing import Mapping
 
 import numpy as np
 from numba import njit
 
+from games import KInARow
 from games._jit import JIT
-from heuristics.spec import HeuristicSpec, WeightSpec, any_game
+from heuristics._lines import DIRECTIONS, _stones_in_window
+from heuristics.spec import HeuristicSpec, WeightSpec, any_game, n_windows, power_or_inf
 
 # Kernel indices into ``weights`` (the order of SPEC.weights).
 _GOOD, _DANGER, _BLOCKED_SCALE, _MISSING_1, _MISSING_2, _MISSING_3, _MISSING_DECAY = 0, 1, 2, 3, 4, 5, 6
+
+
+def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
+    """The ``bound`` of SPEC (heuristics.bounds): ``|evaluate|`` never exceeds it on ``game``'s board."""
+    k = game.k
+    ratio = k / (k - 1)  # c / (k - 1) with c <= k stones
+    report = max(1.0, abs(w["blocked_scale"])) * (abs(w["good"]) * ratio**2 + abs(w["danger"]) * ratio)
+    generic = max(abs(w["missing_1"]), abs(w["missing_2"]), abs(w["missing_3"]))
+    generic *= power_or_inf(max(1.0, abs(w["missing_decay"])), max(0, k - 4))
+    return n_windows(game) * 2 * (report + generic)  # a window scores phi(own) - phi(opponent)
+
 
 SPEC = HeuristicSpec(
     name="windows",
@@ -84,6 +101,7 @@ SPEC = HeuristicSpec(
         WeightSpec("missing_decay", 0.5, 0.0, 1.0, doc="generic form: m >= 4 stones short scores missing_3 * missing_decay^(m-3)"),
     ),
     refuse=any_game,
+    bound=_max_abs,
 )
 
 
@@ -148,25 +166,13 @@ def _order(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int,
     assert board[cell] == 0
     row, col = cell // cols, cell % cols
     change = 0.0
-    for d in range(4):
-        dr = 0 if d == 0 else 1
-        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        for s in range(k):  # the window starts s steps before cell
-            r0, c0 = row - s * dr, col - s * dc
-            r1, c1 = r0 + (k - 1) * dr, c0 + (k - 1) * dc
-            if not (0 <= r0 < rows and 0 <= c0 < cols and 0 <= r1 < rows and 0 <= c1 < cols):
-                continue
-            own = 0
-            opp = 0
-            for i in range(k):
-                v = board[(r0 + i * dr) * cols + c0 + i * dc]
-                if v == me:
-                    own += 1
-                elif v != 0:
-                    opp += 1
-            change += (_phi(own + 1, opp, k, weights) - _phi(opp, own + 1, k, weights)) - (
-                _phi(own, opp, k, weights) - _phi(opp, own, k, weights)
-            )
+    for dr, dc in DIRECTIONS:
+        for s in range(k):
+            own, opp = _stones_in_window(board, rows, cols, k, me, row, col, dr, dc, s)
+            if own >= 0:  # on the board
+                change += (_phi(own + 1, opp, k, weights) - _phi(opp, own + 1, k, weights)) - (
+                    _phi(own, opp, k, weights) - _phi(opp, own, k, weights)
+                )
     return change
 
 

@@ -11,7 +11,8 @@ loss: a silently wrong move.  So weights are refused, when an
     max_abs_evaluation(heuristic, game, weights) < EVALUATION_LIMIT
 
 ``max_abs_evaluation`` is an upper bound on ``|evaluate(position)|`` over
-every position of the board, from each heuristic's definition: (the most
+every position of the board, from each heuristic's definition (its
+``SPEC.bound``, next to its kernels in ``heuristics/_<name>.py``): (the most
 times a feature can occur on the board) x (its weight), summed, for both
 players.  The bounds are loose (a factor of a few to a hundred above what
 real positions reach), which costs nothing in practice: the defaults and the
@@ -27,86 +28,15 @@ Example:
 
 from __future__ import annotations
 
-import math
-from typing import Callable, Mapping
+from typing import Mapping
 
 from games import KInARow
+from heuristics.registry import get_spec
 
 WIN_SCORE = 1e15
 """The search's score of winning now (re-exported by :mod:`search.protocol`); exact in float64 minus any ply count."""
 EVALUATION_LIMIT = WIN_SCORE / 10
 """Heuristic values stay strictly inside ``+-EVALUATION_LIMIT``; ``(EVALUATION_LIMIT, WIN_SCORE]`` holds win scores."""
-
-_Bound = Callable[[KInARow, Mapping[str, float]], float]
-
-
-def n_windows(game: KInARow) -> int:
-    """The number of k-windows (runs of k cells in the four directions) on the board."""
-    across, down = max(0, game.cols - game.k + 1), max(0, game.rows - game.k + 1)
-    return game.rows * across + game.cols * down + 2 * across * down
-
-
-def _power(base: float, exponent: int) -> float:
-    """``base ** exponent``, ``inf`` instead of OverflowError."""
-    try:
-        return float(base**exponent)
-    except OverflowError:
-        return math.inf
-
-
-def _square_values(game: KInARow, w: Mapping[str, float]) -> float:
-    # sum over windows of the stones in them: at most k stones in each window, both colours together
-    return abs(w["scale"]) * n_windows(game) * game.k
-
-
-def _c4_features(game: KInARow, w: Mapping[str, float]) -> float:
-    # Per player and feature: F1 and the broken three count windows (<= n_windows), F2/F3 count maximal runs
-    # (<= one per cell and direction: 4 cells), F4 lone stones (<= cells); f3_two_side counts up to 2 squares.
-    per_feature = n_windows(game) + 4 * game.n_cells
-    return 2 * per_feature * (sum(abs(v) for v in w.values()) + abs(w["f3_two_side"]))
-
-
-def _patterns(game: KInARow, w: Mapping[str, float]) -> float:
-    # Per player, direction and shape: at most 2 occurrences (a shape and its mirror) per cell of a padded line,
-    # and a padded line has at most 3 cells per board cell; the double-shape bonuses count once per stone.
-    return 2 * 2 * 4 * 3 * game.n_cells * sum(abs(v) for v in w.values())
-
-
-def _windows(game: KInARow, w: Mapping[str, float]) -> float:
-    k = game.k
-    ratio = k / (k - 1)  # c / (k - 1) with c <= k stones
-    report = max(1.0, abs(w["blocked_scale"])) * (abs(w["good"]) * ratio**2 + abs(w["danger"]) * ratio)
-    generic = max(abs(w["missing_1"]), abs(w["missing_2"]), abs(w["missing_3"]))
-    generic *= _power(max(1.0, abs(w["missing_decay"])), max(0, k - 4))
-    return n_windows(game) * 2 * (report + generic)  # a window scores phi(own) - phi(opponent)
-
-
-def _mics(game: KInARow, w: Mapping[str, float]) -> float:
-    k = game.k
-    # The raw tier-3 value of a cell, per player: 4 directions x (<= k windows, <= 2(k - 1) friendly stones,
-    # <= k best windows x mics_base ** (<= k)).  The kernel clamps it from above only (to tier_double / 32),
-    # so it bounds the value when a weight is negative, and it must not overflow either way (inf * 0 is nan).
-    terms = ("window_mult", "my_cell_mult", "mics_mult", "mics_base")
-    raw = 4 * (abs(w["window_mult"]) * k + abs(w["my_cell_mult"]) * 2 * (k - 1)
-               + abs(w["mics_mult"]) * k * _power(max(1.0, abs(w["mics_base"])), k))  # fmt: skip
-    if not raw < 1e300:
-        return math.inf
-    cell = max(abs(w["tier_finish"]), abs(w["tier_double"]), raw if any(w[t] < 0 for t in terms) else 0.0)
-    return game.n_cells * 2 * cell * max(1.0, abs(w["unplayable_mult"]))  # own minus opponent, per empty cell
-
-
-def _threats(game: KInARow, w: Mapping[str, float]) -> float:
-    # Every term is a count, own minus opponent: window classes count windows (<= n_windows), "squares" counts
-    # stones x windows through them (<= k x n_windows), threat, fork, parity and centre terms count cells
-    # (<= n_cells), open runs count runs per cell and direction (<= 4 x n_cells), tempo is one.  So k x n_windows
-    # + 4 x n_cells bounds any single count, per player.
-    return 2 * (game.k * n_windows(game) + 4 * game.n_cells) * sum(abs(v) for v in w.values())
-
-
-_BOUNDS: dict[str, _Bound] = {
-    "c4_features": _c4_features, "square_values": _square_values, "patterns": _patterns, "windows": _windows,
-    "mics": _mics, "threats": _threats,
-}  # fmt: skip
 
 
 def max_abs_evaluation(heuristic: str, game: KInARow, weights: Mapping[str, float]) -> float:
@@ -114,4 +44,4 @@ def max_abs_evaluation(heuristic: str, game: KInARow, weights: Mapping[str, floa
 
     ``inf`` when an intermediate value could overflow.
     """
-    return _BOUNDS[heuristic](game, weights)
+    return get_spec(heuristic).bound(game, weights)

@@ -55,8 +55,13 @@ class Evaluator:
         self.game = game
         self.weights: dict[str, float] = check_weights(heuristic, {**self.spec.defaults, **(weights or {})}, game)
         self.weight_array = np.array(list(self.weights.values()), dtype=np.float64)
-        self.kernel_id = kernel_id(heuristic)
+        self._kernel_id = kernel_id(heuristic)
         self.windows = window_table(game.rows, game.cols, game.k)
+
+    @property
+    def kernel_id(self) -> int:
+        """The registered kernel id the numba kernels switch on (read-only: no other id may reach a kernel)."""
+        return self._kernel_id
 
     @property
     def name(self) -> str:

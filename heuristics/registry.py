@@ -1,24 +1,68 @@
-"""The registry of evaluators: every heuristic of the seed documents, by name.
+"""The registry of evaluators: the one place an evaluator is registered.
 
-Each evaluator lives in a kernel module ``heuristics/_<name>.py`` exposing
-``SPEC`` and the ``_evaluate``/``_order`` kernels (contract in
-:mod:`heuristics.spec`).  Its position in :data:`NAMES` is its kernel id,
-which the numba dispatcher (:mod:`heuristics._dispatch`) switches on.
+An evaluator lives in its module ``heuristics/_<name>.py``, which declares
+everything about it: ``SPEC`` (name, weights with defaults and tuning ranges,
+refused boards, evaluation bound: :mod:`heuristics.spec`) and the
+``_evaluate``/``_order`` kernels.  :data:`REGISTRY` pairs each module with its
+kernel id, the integer the numba kernels switch on
+(:mod:`heuristics._dispatch`); every other list of evaluators (:data:`NAMES`,
+:data:`HEURISTICS`, the bounds of :mod:`heuristics.bounds`, the tests'
+evaluator lists) is derived from it.
+
+Kernel ids are permanent: a new evaluator takes the next one, and none is
+ever renumbered.  Compiled kernels compare against them (the dispatcher's
+literal chain, which ``tests/test_registry.py`` checks against
+this registry, and the bitboard search's ``HID_*`` constants), and numba's
+cache would keep a kernel compiled against an old number.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
 
 from heuristics import _c4_features, _mics, _patterns, _square_values, _threats, _windows
 from heuristics.errors import UnknownHeuristicError
 from heuristics.spec import HeuristicSpec
 
-_MODULES = (_c4_features, _square_values, _patterns, _windows, _mics, _threats)
 
-HEURISTICS: dict[str, HeuristicSpec] = {module.SPEC.name: module.SPEC for module in _MODULES}
+@dataclass(frozen=True)
+class Registration:
+    """One registered evaluator: its permanent kernel id and its module (``SPEC``, ``_evaluate``, ``_order``)."""
+
+    kernel_id: int
+    module: ModuleType
+
+    @property
+    def spec(self) -> HeuristicSpec:
+        """The evaluator's declaration (name, weights, refused boards, bound)."""
+        spec: HeuristicSpec = self.module.SPEC
+        return spec
+
+    @property
+    def kernels(self) -> tuple[Any, Any]:
+        """The numba kernels ``(_evaluate, _order)`` the dispatcher calls for :attr:`kernel_id`."""
+        return self.module._evaluate, self.module._order
+
+
+REGISTRY: tuple[Registration, ...] = (
+    Registration(0, _c4_features),
+    Registration(1, _square_values),
+    Registration(2, _patterns),
+    Registration(3, _windows),
+    Registration(4, _mics),
+    Registration(5, _threats),
+)
+"""Every evaluator, in kernel-id order (ids 0, 1, 2, ...; the tests check the order and pin the ids)."""
+
+HEURISTICS: dict[str, HeuristicSpec] = {r.spec.name: r.spec for r in REGISTRY}
 """Every registered evaluator by name, in kernel-id order."""
 
 NAMES: tuple[str, ...] = tuple(HEURISTICS)
-"""The registered names; ``NAMES.index(name)`` is the kernel id."""
+"""The registered names, in kernel-id order."""
+
+_IDS: dict[str, int] = {r.spec.name: r.kernel_id for r in REGISTRY}
 
 
 def get_spec(name: str) -> HeuristicSpec:
@@ -38,6 +82,15 @@ def get_spec(name: str) -> HeuristicSpec:
 
 
 def kernel_id(name: str) -> int:
-    """The integer the numba dispatcher uses for ``name``."""
+    """The integer the numba kernels switch on for the evaluator ``name``.
+
+    Raises:
+        UnknownHeuristicError: no such evaluator.
+
+    Example:
+        >>> kernel_id("threats")
+        5
+    """
     get_spec(name)
-    return NAMES.index(name)
+    return _IDS[name]
+

@@ -1,7 +1,9 @@
 """What every evaluator declares: its name, weights with defaults and tuning bounds, and the sizes it covers.
 
 An evaluator module (``heuristics/c4_features.py`` and its siblings) exposes
-``SPEC``, a :class:`HeuristicSpec`, and two numba kernels with one shared
+``SPEC``, a :class:`HeuristicSpec` (names, defaults and tuning ranges of its
+weights, the boards it refuses, and ``bound``: how large an evaluation can get,
+see :mod:`heuristics.bounds`), and two numba kernels with one shared
 signature, so the search can call any of them through one dispatcher::
 
     _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows) -> float
@@ -29,9 +31,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Mapping, Optional
 
 from games import KInARow
+
+Bound = Callable[[KInARow, Mapping[str, float]], float]
+"""``bound(game, weights)``: an upper bound on ``|_evaluate|`` over every position of ``game``'s board
+(``inf`` where an intermediate value could overflow); see :mod:`heuristics.bounds`."""
 
 
 def every_game(game: KInARow) -> bool:
@@ -95,6 +101,8 @@ class HeuristicSpec:
     weights: tuple[WeightSpec, ...]
     refuse: Callable[[KInARow], Optional[str]]
     """Returns why ``game`` is not covered, or None if it is."""
+    bound: Bound
+    """An upper bound on ``|evaluate|`` for complete, finite weights (a module-level function, so specs pickle)."""
     colour_dual: Callable[[dict[str, float]], dict[str, float]] = same_weights
     """Weights ``w'`` with ``_evaluate(colour-swapped board, me, w) == -_evaluate(board, me, w')``.
 
@@ -115,3 +123,23 @@ class HeuristicSpec:
 def any_game(game: KInARow) -> Optional[str]:
     """A ``refuse`` for evaluators defined on every board."""
     return None
+
+
+def n_windows(game: KInARow) -> int:
+    """The number of k-windows (runs of k cells in the four directions) on the board: a bound's usual unit.
+
+    Example:
+        >>> from games import CONNECT4
+        >>> n_windows(CONNECT4)   # 24 across, 21 down, 12 + 12 diagonal
+        69
+    """
+    across, down = max(0, game.cols - game.k + 1), max(0, game.rows - game.k + 1)
+    return game.rows * across + game.cols * down + 2 * across * down
+
+
+def power_or_inf(base: float, exponent: int) -> float:
+    """``base ** exponent`` for a bound, ``inf`` instead of OverflowError."""
+    try:
+        return float(base**exponent)
+    except OverflowError:
+        return math.inf

@@ -92,6 +92,7 @@ from games._jit import JIT
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
 from heuristics._threats_bits import _evaluate_bits as _threats_bits
+from heuristics.registry import kernel_id
 from search._bitops import _clip, _column, _count_node, _first_column, _time_mask, _tt_slot
 from search._negamax import _BLOCK_BONUS, _KILLER_BONUS, _ORDER_LIMIT, _TT_BONUS, EXACT, LOWER, UPPER, _from_tt, _now, _to_tt
 from search._settings import (
@@ -117,8 +118,8 @@ K_KILLER, K_KILLER_2, K_PV_LEN, K_DEPTH, K_SV, K_COUNT, K_NEXT, K_SLOT, K_BEST_M
 N_SLOTS = K_PV
 # columns of ``bounds``
 B_ALPHA, B_BETA, B_ALPHA_ENTRY, B_BEST = range(4)
-# heuristic kernel ids with a bitboard leaf (heuristics._dispatch.DISPATCH_ORDER)
-HID_C4_FEATURES, HID_SQUARE_VALUES, HID_THREATS = 0, 1, 5
+# heuristic kernel ids with a bitboard leaf (heuristics.registry: ids are permanent, numba freezes these at compile time)
+HID_C4_FEATURES, HID_SQUARE_VALUES, HID_THREATS = (kernel_id(name) for name in ("c4_features", "square_values", "threats"))
 N_BIT_CONSTS = 12
 """Length of ``consts`` (``_threats_bits.N_CONSTS``, the longest)."""
 N_BIT_WEIGHTS = 27

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
 from heuristics import HEURISTICS, Evaluator, WeightError, WeightFile, check_weights
-from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation, n_windows
+from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.registry import get_spec
+from heuristics.spec import n_windows
 from search import HEURISTIC_LIMIT
 from search import WIN_SCORE as SEARCH_WIN_SCORE
 from search.protocol import is_win_score

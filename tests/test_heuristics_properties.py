@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games import MNK, Connect4, KInARow, Position
 from heuristics import NAMES, Evaluator, UnknownHeuristicError, get_spec
-from heuristics._dispatch import DISPATCH_ORDER, _evaluate, _evaluate_many
+from heuristics._dispatch import _evaluate, _evaluate_many
 from tests.positions import random_position
 
 SHAPES: list[KInARow] = [
@@ -34,8 +34,7 @@ def evaluate_raw(h: Evaluator, board: np.ndarray, heights: np.ndarray, me: int, 
     return float(_evaluate(h.kernel_id, board, heights, g.rows, g.cols, g.k, g.gravity, me, w, h.windows))
 
 
-def test_every_evaluator_is_registered_and_dispatched_in_order() -> None:
-    assert NAMES == DISPATCH_ORDER == ("c4_features", "square_values", "patterns", "windows", "mics", "threats")
+def test_an_unknown_name_is_refused_with_the_registered_ones() -> None:
     with pytest.raises(UnknownHeuristicError, match="unknown heuristic 'h9': choose one of c4_features, square_values"):
         get_spec("h9")
 
