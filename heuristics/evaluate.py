@@ -86,10 +86,18 @@ class Evaluator:
         self._check(position)
         return float(
             _evaluate(
-                self.kernel_id, position._board, position._heights, self.game.rows, self.game.cols, self.game.k,
-                self.game.gravity, 1 + position.to_move, self.weight_array, self.windows,
+                hid=self.kernel_id,
+                board=position._board,
+                heights=position._heights,
+                rows=self.game.rows,
+                cols=self.game.cols,
+                k=self.game.k,
+                gravity=self.game.gravity,
+                me=1 + position.to_move,
+                weights=self.weight_array,
+                windows=self.windows,
             )
-        )  # fmt: skip
+        )
 
     def move_scores(self, position: Position) -> np.ndarray:
         """Ordering scores over the action space for the side to move: ``-inf`` where illegal."""
@@ -97,9 +105,20 @@ class Evaluator:
         moves = np.array(position.legal_moves(), dtype=np.int64)
         scores = np.empty(moves.size, dtype=np.float64)
         _order_moves(
-            self.kernel_id, position._board, position._heights, self.game.rows, self.game.cols, self.game.k,
-            self.game.gravity, 1 + position.to_move, self.weight_array, self.windows, moves, moves.size, scores,
-        )  # fmt: skip
+            hid=self.kernel_id,
+            board=position._board,
+            heights=position._heights,
+            rows=self.game.rows,
+            cols=self.game.cols,
+            k=self.game.k,
+            gravity=self.game.gravity,
+            me=1 + position.to_move,
+            weights=self.weight_array,
+            windows=self.windows,
+            moves=moves,
+            n=moves.size,
+            out=scores,
+        )
         out = np.full(self.game.n_actions, -np.inf)
         out[moves] = scores
         return out
