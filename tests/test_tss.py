@@ -76,3 +76,127 @@ def test_a_vcf_needs_fours_the_double_three_is_found_by_vct_only() -> None:
     first_then_near = nv.near_moves(15, 15)
     moves = lambda b, me: [vct.move] if b[vct.move] == 0 else first_then_near(b, me)  # noqa: E731
     assert nv.proves(flat(pos), 15, 15, 5, False, 1, 5, moves)
+
+
+SMALL = [(MNK(6, 6, 4), False), (MNK(7, 7, 4), True), (MNK(8, 8, 5), False)]
+
+
+def random_vcf_cases() -> list[tuple[MNK, bool, int]]:
+    return [(game, exact, seed) for game, exact in SMALL for seed in range(12)]
+
+
+@pytest.mark.parametrize("game, exact, seed", random_vcf_cases(), ids=lambda v: str(v).replace(" ", ""))
+def test_vcf_equals_the_slow_reference_on_random_small_boards(game: MNK, exact: bool, seed: int) -> None:
+    """Same shortest length as an AND-OR search over every four and every defence (so no false proof, none missed)."""
+    pos = random_position(game, seed, plies=game.n_cells // 5 + 2 * (seed % 5))
+    result = find_vcf(pos, max_depth=7, exact_k=exact)
+    assert result.complete
+    expected = nv.shortest_vcf(flat(pos), game.rows, game.cols, game.k, exact, 1 + pos.to_move, 7)
+    assert result.plies == expected
+    if result.win:
+        assert_forced_vcf(pos, result, exact)
+
+
+VCT_SAMPLE = [(MNK(5, 5, 4), s) for s in range(30)] + [(MNK(6, 6, 4), s) for s in range(30)]
+
+
+def vct_sample_position(game: MNK, seed: int) -> Position:
+    return random_position(game, 2000 + seed, plies=game.n_cells // 4 + seed % 4)
+
+
+@pytest.mark.parametrize("game, seed", VCT_SAMPLE, ids=lambda v: str(v).replace(" ", ""))
+def test_vct_never_claims_a_win_full_width_minimax_refutes(game: MNK, seed: int) -> None:
+    """A claimed VCT is a win for plain minimax (every attacker and defender move) within the claimed plies;
+    where minimax proves no win within 5 plies, VCT claims none."""
+    pos = vct_sample_position(game, seed)
+    result = find_vct(pos, max_depth=5)
+    board, me = flat(pos), 1 + pos.to_move
+    if result.win:
+        assert result.plies <= 5 and nv.proves(board, game.rows, game.cols, game.k, False, me, result.plies, nv.all_moves)
+    else:
+        assert result.complete
+    if not nv.proves(board, game.rows, game.cols, game.k, False, me, 5, nv.all_moves):
+        assert not result.win
+
+
+def test_the_vct_sample_holds_wins_that_need_a_three() -> None:
+    """The sample above is not all VCF: some wins need a three (VCT finds them, VCF at the same depth does not)."""
+    needs_three = sum(
+        find_vct(pos, max_depth=5).win and not find_vcf(pos, max_depth=5).win
+        for pos in (vct_sample_position(game, seed) for game, seed in VCT_SAMPLE)
+    )
+    assert needs_three >= 2
+
+
+def test_exact_k_a_four_that_would_make_an_overline_is_no_four() -> None:
+    """x x x x . x on a row: freestyle wins at the gap (a six), exact-k (gomoku's standard rule) does not."""
+    game = MNK(9, 9, 5)
+    xs = [(4, 0), (4, 1), (4, 2), (4, 3), (4, 5)]
+    pos = position_from(game, xs, [(0, 8), (8, 8), (8, 0), (0, 4), (8, 4)][: len(xs)])
+    assert find_vcf(pos).plies == 1  # the gap wins with a six in freestyle
+    exact = find_vcf(pos, exact_k=True)
+    assert not exact.win and exact.complete
+    assert nv.shortest_vcf(flat(pos), 9, 9, 5, True, 1, 7) == 0
+
+
+def test_exact_k_a_double_four_in_freestyle_is_a_single_four() -> None:
+    """x x x . . x on row 4 and a column of three: (4,3) is a double four in freestyle (its row win cell makes six),
+    a single four in exact-k; both lengths agree with the slow reference."""
+    game = MNK(9, 9, 5)
+    xs = [(4, 0), (4, 1), (4, 2), (4, 5), (1, 3), (2, 3), (3, 3)]
+    os = [(0, 3), (8, 8), (8, 0), (0, 8), (8, 4), (0, 0), (8, 6)]
+    pos = position_from(game, xs, os)
+    free, exact = find_vcf(pos), find_vcf(pos, exact_k=True)
+    assert free.plies == 3 and free.move == 4 * 9 + 3
+    assert exact.plies != 3
+    for rule, result in ((False, free), (True, exact)):
+        assert result.plies == nv.shortest_vcf(flat(pos), 9, 9, 5, rule, 1, 9)
+        if result.win:
+            assert_forced_vcf(pos, result, rule)
+
+
+@pytest.mark.parametrize("counter, plies", [(True, 0), (False, 5)], ids=["o-counter-four", "no-counter"])
+def test_a_counter_four_refutes_the_four_three(counter: bool, plies: int) -> None:
+    """(4,4) is a four-three for x; with o's three on column 5, o's forced block (4,5) is a double four for o."""
+    game = MNK(9, 9, 5)
+    xs = [(4, 1), (4, 2), (4, 3), (5, 4), (6, 4)]
+    os = [(4, 0), (1, 5), (2, 5), (3, 5), (8, 8)] if counter else [(4, 0), (0, 8), (8, 8), (8, 0), (0, 2)]
+    pos = position_from(game, xs, os)
+    result = find_vcf(pos)
+    assert result.plies == plies == nv.shortest_vcf(flat(pos), 9, 9, 5, False, 1, 9)
+    if result.win:
+        assert result.move == 4 * 9 + 4
+        assert_forced_vcf(pos, result)
+
+
+def test_the_budget_stops_the_search_and_says_so() -> None:
+    xs, os = THREE_FOURS
+    pos = position_from(MNK(15, 15, 5), xs, padded(xs, os))
+    cut = find_vcf(pos, nodes=3)
+    assert not cut.win and not cut.complete and cut.nodes <= 3
+    assert find_vcf(pos, max_depth=5).complete and not find_vcf(pos, max_depth=5).win  # 7 plies are needed
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: find_vcf(MNK(15, 15, 5).position(), nodes=0), "nodes=0 must be a positive integer"),
+        (lambda: find_vcf(MNK(15, 15, 5).position(), max_depth=0), "max_depth=0 must be an integer from 1 to 225"),
+        (lambda: find_vct(MNK(15, 15, 5).position(), nodes=1.5), "nodes=1.5"),
+        (lambda: find_vcf(MNK(3, 3, 3).position()), "k >= 4"),
+        (lambda: find_vcf(MNK(6, 6, 4).position(), exact_k=1), "exact_k=1 must be True, False or None"),
+        (lambda: find_vcf(MNK(4, 4, 4).position("a1 a2 b1 b2 c1 c2 d1")), "is over"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(call: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace(".", r"\.").replace("(", r"\(")):
+        call()  # type: ignore[operator]
+
+
+def test_gravity_boards_are_refused() -> None:
+    from games import CONNECT4
+
+    with pytest.raises(ValueError, match="without gravity"):
+        find_vcf(CONNECT4.position())
+    with pytest.raises(TypeError, match="not a games.Position"):
+        find_vcf("e5")  # type: ignore[arg-type]
