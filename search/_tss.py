@@ -61,7 +61,7 @@ def _wins(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, cell: i
     ``return _wins_through(board, Rules(rows, cols, k, 0, exact_k), cell)``.
     """
     if exact_k == 0:
-        return _wins_through(board, rows, cols, k, cell)
+        return bool(_wins_through(board, rows, cols, k, cell))
     for d in range(4):  # exact-k: a run of exactly k; an overline does not win
         if _run_length(board, rows, cols, cell, _DIRS[d, 0], _DIRS[d, 1]) == k:
             return True
@@ -126,8 +126,8 @@ def _defender_wins(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int
     if dcell == NONE:
         return 0
     if dcell == GLOBAL:
-        return _win_cells_all(board, rows, cols, k, exact_k, opp, out[:2])
-    return _win_cells_near(board, rows, cols, k, exact_k, opp, dcell, out)
+        return int(_win_cells_all(board, rows, cols, k, exact_k, opp, out[:2]))
+    return int(_win_cells_near(board, rows, cols, k, exact_k, opp, dcell, out))
 
 
 @njit(**JIT)
@@ -237,7 +237,7 @@ def _vcf(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int,
         if not _spend(stats):
             return 0
         board[m], board[t] = me, opp  # the four and its one answer
-        r = _vcf(board, rows, cols, k, exact_k, me, depth - 2, t, stats, pv, ply + 2)
+        r = int(_vcf(board, rows, cols, k, exact_k, me, depth - 2, t, stats, pv, ply + 2))
         board[m], board[t] = 0, 0
         if r > 0:
             pv[ply], pv[ply + 1] = m, t
@@ -323,7 +323,7 @@ def _vct(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int,
     the three's VCF line is replayed first for each, and where it no longer
     works a full search within ``depth - 2`` plies decides.
     """
-    r = _vcf(board, rows, cols, k, exact_k, me, depth, dcell, stats, pv, ply)
+    r = int(_vcf(board, rows, cols, k, exact_k, me, depth, dcell, stats, pv, ply))
     if r > 0 or stats[2] or depth < 5:
         return r
     opp = 3 - me
@@ -350,7 +350,7 @@ def _vct(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int,
         if nt == 1:  # a four: one answer, then threes may follow (a double four was VCF's)
             t = buf[0]
             board[t] = opp
-            r = _vct(board, rows, cols, k, exact_k, me, depth - 2, t, stats, pv, ply + 2)
+            r = int(_vct(board, rows, cols, k, exact_k, me, depth - 2, t, stats, pv, ply + 2))
             board[t] = 0
             if r > 0:
                 pv[ply + 1] = t

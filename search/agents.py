@@ -31,6 +31,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
+from search.threats import threat_move
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -66,6 +67,11 @@ class AlphaBetaAgent:
             Connect-4 paper's experiments use 3, so games do not repeat).
         seed: seeds the random moves and the tie-breaking between equal root moves.
         name: a label for match tables (default derived from the settings).
+        tss_nodes: node budget of the threat-space search tried before
+            alpha-beta (VCF, then VCT with what is left; a proved win is
+            played at once, see :func:`search.threats.threat_move`); only on
+            boards without gravity and ``k >= 4``, ignored elsewhere.  None:
+            :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
 
     Integer arguments may be Python or NumPy integers.
 
@@ -92,6 +98,7 @@ class AlphaBetaAgent:
         random_every: Optional[int] = None,
         seed: Optional[int] = None,
         name: Optional[str] = None,
+        tss_nodes: Optional[int] = None,
     ) -> None:
         if weights is not None and not isinstance(weights, Mapping):
             loaded = load_weights(weights, game)
@@ -106,6 +113,7 @@ class AlphaBetaAgent:
         else:
             overrides = dict(weights or {})
         random_every = check_optional_int("random_every", random_every, low=1)
+        self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
         self.depth = depth if depth is not None or nodes is not None or time_ms is not None else 4
@@ -127,6 +135,9 @@ class AlphaBetaAgent:
             moves = position.legal_moves()
             self.last_result = None
             return moves[int(self._rng.integers(len(moves)))]
+        self.last_result = threat_move(position, self.tss_nodes)
+        if self.last_result is not None:
+            return self.last_result.move
         self.last_result = search(
             position, self.evaluator, depth=self.depth, nodes=self.nodes, time_ms=self.time_ms,
             branching=self.branching, radius=self.radius, tt=self.table, rng=self._rng,
@@ -179,9 +190,10 @@ class MinimaxAgent:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed", "weak"}
+_INT_KEYS = {"depth", "nodes", "branching", "radius", "tt", "random_every", "seed", "weak", "tss_nodes"}
 _KEYS = {
-    "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed"},
+    "alphabeta": {"heuristic", "weights", "depth", "nodes", "time_ms", "branching", "radius", "tt", "random_every", "seed",
+                  "tss_nodes"},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
@@ -220,8 +232,8 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     radius, seed); ``perfect`` (weak=0|1, tt=slots, seed; the exact solver,
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
     ``alphabeta`` (heuristic, weights (a weight file), depth, nodes, time_ms,
-    branching, radius, tt, random_every, seed, and any weight name of the
-    heuristic as an override).
+    branching, radius, tt, random_every, seed, tss_nodes (threat-space
+    search budget, 0: off), and any weight name of the heuristic as an override).
 
     Args:
         spec: the spec string.
@@ -283,5 +295,5 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
         game, values.get("heuristic"), values.get("weights", overrides), depth=values.get("depth"),
         nodes=values.get("nodes"), time_ms=values.get("time_ms"), branching=values.get("branching"),
         radius=values.get("radius"), tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
-        seed=values["seed"],
+        seed=values["seed"], tss_nodes=values.get("tss_nodes"),
     )  # fmt: skip

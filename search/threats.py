@@ -22,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Optional
 
@@ -30,6 +31,8 @@ import numpy as np
 from games import Action, Position
 from games.checks import INT64_MAX, check_int
 from search._tss import _threat_search
+from search.engine import SearchResult
+from search.protocol import WIN_SCORE
 
 DEFAULT_NODES = 100_000
 """Default node budget of :func:`find_vcf` and :func:`find_vct`."""
@@ -37,6 +40,8 @@ DEFAULT_VCF_DEPTH = 31
 """Default longest VCF line, in plies (15 fours and the win)."""
 DEFAULT_VCT_DEPTH = 11
 """Default longest VCT line, in plies."""
+AGENT_TSS_NODES = 2_000
+"""The agents' default threat-search budget: a few milliseconds on 15x15 (about 0.3-0.7 M nodes/s)."""
 
 
 @dataclass(frozen=True)
@@ -129,3 +134,32 @@ def find_vct(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int =
     against the longest defence).
     """
     return _run(position, nodes, max_depth, exact_k, vct=True)
+
+
+def applies(position: Position) -> bool:
+    """True if threat-space search is defined for this game: no gravity and ``k >= 4``."""
+    return not position.game.gravity and position.game.k >= 4
+
+
+def threat_move(position: Position, nodes: Optional[int] = None) -> Optional[SearchResult]:
+    """The agents' use: a proved win for the side to move as a search result, or None.
+
+    VCF first with ``nodes`` (None: :data:`AGENT_TSS_NODES`), then VCT with
+    what VCF left; None at once if ``nodes`` is 0 or the game has gravity or
+    ``k < 4``.  The result scores ``WIN_SCORE - plies``, its ``depth`` is the
+    line's length and ``pv`` the line, so callers read it like an alpha-beta
+    result.
+    """
+    budget = AGENT_TSS_NODES if nodes is None else nodes
+    if budget <= 0 or not applies(position):
+        return None
+    start = time.perf_counter()
+    result = find_vcf(position, nodes=budget)
+    used = result.nodes
+    if not result.win and budget - used > 0:
+        result = find_vct(position, nodes=budget - used)
+        used += result.nodes
+    if not result.win:
+        return None
+    assert result.move is not None
+    return SearchResult(result.move, WIN_SCORE - result.plies, result.plies, used, time.perf_counter() - start, result.line)

@@ -200,3 +200,33 @@ def test_gravity_boards_are_refused() -> None:
         find_vcf(CONNECT4.position())
     with pytest.raises(TypeError, match="not a games.Position"):
         find_vcf("e5")  # type: ignore[arg-type]
+
+
+def test_the_agent_plays_a_proved_win_that_its_alpha_beta_cannot_see() -> None:
+    from search.agents import AlphaBetaAgent, make_agent
+    from search.protocol import WIN_SCORE, is_win_score
+
+    xs, os = THREE_FOURS
+    game = MNK(15, 15, 5)
+    pos = position_from(game, xs, padded(xs, os))
+    agent = make_agent("alphabeta:depth=1,tss_nodes=500", game)
+    assert agent.select_move(pos) == 10 * 15 + 5
+    assert agent.last_result is not None and agent.last_result.score == WIN_SCORE - 7
+    assert list(agent.last_result.pv) == list(find_vcf(pos).line)
+    plain = AlphaBetaAgent(game, depth=1, tss_nodes=0)
+    plain.select_move(pos)
+    assert plain.last_result is not None and not is_win_score(plain.last_result.score)  # 1 ply cannot see 7
+
+
+def test_the_agent_option_is_checked_and_ignored_where_tss_does_not_apply() -> None:
+    from games import CONNECT4
+    from search.agents import AlphaBetaAgent, make_agent
+
+    with pytest.raises(ValueError, match="tss_nodes=-1 must be a non-negative integer"):
+        make_agent("alphabeta:tss_nodes=-1", MNK(9, 9, 5))
+    pos = CONNECT4.position("4444")
+    with_tss = AlphaBetaAgent(CONNECT4, depth=3, tss_nodes=10_000, seed=1)
+    without = AlphaBetaAgent(CONNECT4, depth=3, tss_nodes=0, seed=1)
+    assert with_tss.select_move(pos) == without.select_move(pos)
+    a, b = with_tss.last_result, without.last_result
+    assert a is not None and b is not None and (a.score, a.depth, a.nodes, a.pv) == (b.score, b.depth, b.nodes, b.pv)
