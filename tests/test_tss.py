@@ -230,3 +230,23 @@ def test_the_agent_option_is_checked_and_ignored_where_tss_does_not_apply() -> N
     assert with_tss.select_move(pos) == without.select_move(pos)
     a, b = with_tss.last_result, without.last_result
     assert a is not None and b is not None and (a.score, a.depth, a.nodes, a.pv) == (b.score, b.depth, b.nodes, b.pv)
+
+
+def test_the_benchmark_runs_end_to_end_and_refuses_bad_input() -> None:
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    script = str(root / "scripts" / "bench_tss.py")
+    run = subprocess.run([sys.executable, script, "--repeats", "1", "--ab-seconds", "0.2", "--random", "1", "--nodes", "50"],
+                         capture_output=True, text=True, env=env, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    table = [line for line in run.stdout.splitlines() if line.startswith(("double", "four-three", "three fours"))]
+    cells = [re.split(r"\s{2,}", line.strip()) for line in table]
+    assert [(c[1], c[2]) for c in cells] == [("vcf", "3"), ("vcf", "5"), ("vcf", "7"), ("vct", "5")]  # kind, plies
+    bad = subprocess.run([sys.executable, script, "--nodes", "0"], capture_output=True, text=True, env=env, timeout=600)
+    assert bad.returncode == 2 and "--nodes=0 must be a positive integer" in bad.stderr and "Traceback" not in bad.stderr
