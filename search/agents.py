@@ -31,7 +31,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.engine import SearchResult, TranspositionTable, _check_budgets, minimax_scores, search
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
-from search.threats import threat_move
+from search.threats import guard_move, threat_move
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -69,7 +69,10 @@ class AlphaBetaAgent:
         name: a label for match tables (default derived from the settings).
         tss_nodes: node budget of the threat-space search tried before
             alpha-beta (VCF, then VCT with what is left; a proved win is
-            played at once, see :func:`search.threats.threat_move`); only on
+            played at once, see :func:`search.threats.threat_move`), and
+            of the check that alpha-beta's move leaves the opponent no VCF
+            (else a move that does is played, :func:`search.threats.guard_move`;
+            :attr:`last_result` stays alpha-beta's); only on
             boards without gravity and ``k >= 4``, ignored elsewhere.  None:
             :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
 
@@ -142,7 +145,7 @@ class AlphaBetaAgent:
             position, self.evaluator, depth=self.depth, nodes=self.nodes, time_ms=self.time_ms,
             branching=self.branching, radius=self.radius, tt=self.table, rng=self._rng,
         )  # fmt: skip
-        return self.last_result.move
+        return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def reset(self) -> None:
         """A new game: empty the transposition table (O(1): a new generation, see :meth:`TranspositionTable.forget`), zero the move counter."""

@@ -163,3 +163,40 @@ def threat_move(position: Position, nodes: Optional[int] = None) -> Optional[Sea
         return None
     assert result.move is not None
     return SearchResult(result.move, WIN_SCORE - result.plies, result.plies, used, time.perf_counter() - start, result.line)
+
+
+def guard_move(position: Position, move: Action, nodes: Optional[int] = None) -> Action:
+    """``move``, or a move that stops the opponent's VCF if ``move`` would leave it one (defensive use).
+
+    After ``move`` the opponent's VCF is looked for with ``nodes`` (None:
+    :data:`AGENT_TSS_NODES`; 0 or a game without threat search: ``move`` as
+    is).  If one is found, the cells of its line (its fours, its win cells,
+    the forced answers), in line order, are tried instead, and the first one
+    after which the opponent's VCF search runs to the end without a win is
+    returned; ``move`` is kept if none does, or the budget runs out.
+    """
+    budget = AGENT_TSS_NODES if nodes is None else nodes
+    if budget <= 0 or not applies(position):
+        return move
+    threat, budget = _their_vcf(position, move, budget)
+    if threat is None or not threat.win:
+        return move
+    for cell in dict.fromkeys(threat.line):  # in order, each once
+        if budget <= 0:
+            break
+        if cell == move or not position.is_legal(cell):
+            continue
+        answer, budget = _their_vcf(position, cell, budget)
+        if answer is not None and not answer.win and answer.complete:
+            return cell
+    return move
+
+
+def _their_vcf(position: Position, move: Action, budget: int) -> tuple[Optional[ThreatResult], int]:
+    """The opponent's VCF search after ``move`` (None if ``move`` ends the game) and the budget left."""
+    after = position.copy()
+    after.play(move)
+    if after.is_terminal():
+        return None, budget
+    result = find_vcf(after, nodes=budget)
+    return result, budget - result.nodes

@@ -250,3 +250,28 @@ def test_the_benchmark_runs_end_to_end_and_refuses_bad_input() -> None:
     assert [(c[1], c[2]) for c in cells] == [("vcf", "3"), ("vcf", "5"), ("vcf", "7"), ("vct", "5")]  # kind, plies
     bad = subprocess.run([sys.executable, script, "--nodes", "0"], capture_output=True, text=True, env=env, timeout=600)
     assert bad.returncode == 2 and "--nodes=0 must be a positive integer" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_agent_stops_the_opponents_vcf_that_its_alpha_beta_does_not_see() -> None:
+    """o threatens the four-three of FOUR_THREE; x's depth-1 search alone leaves o a VCF, the guarded agent does not."""
+    from search.agents import AlphaBetaAgent
+    from search.threats import guard_move
+
+    game = MNK(15, 15, 5)
+    os, xs = FOUR_THREE[0], [(7, 2), *FILLERS[:4]]
+    pos = game.position()
+    for x, o in zip(xs, os):
+        pos.play(x[0] * 15 + x[1])
+        pos.play(o[0] * 15 + o[1])
+    assert pos.to_move == 0 and find_vcf(pos).plies == 0  # x has nothing
+
+    def leaves_a_vcf(move: int) -> bool:
+        after = pos.copy()
+        after.play(move)
+        return find_vcf(after).win
+
+    plain = AlphaBetaAgent(game, depth=1, tss_nodes=0).select_move(pos)
+    assert leaves_a_vcf(plain)  # the unguarded choice loses by force (this is what the guard is for)
+    guarded = AlphaBetaAgent(game, depth=1).select_move(pos)
+    assert not leaves_a_vcf(guarded)
+    assert guard_move(pos, plain, 0) == plain  # a zero budget switches the guard off
