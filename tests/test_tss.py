@@ -275,3 +275,28 @@ def test_the_agent_stops_the_opponents_vcf_that_its_alpha_beta_does_not_see() ->
     guarded = AlphaBetaAgent(game, depth=1).select_move(pos)
     assert not leaves_a_vcf(guarded)
     assert guard_move(pos, plain, 0) == plain  # a zero budget switches the guard off
+
+
+@pytest.mark.parametrize(
+    "game, seed, exact",
+    [(MNK(5, 5, 4), 12, False), (MNK(5, 5, 4), 19, True), (MNK(5, 5, 4), 28, False), (MNK(5, 5, 4), 57, True),
+     (MNK(6, 6, 4), 26, False), (MNK(6, 6, 4), 35, True)],
+    ids=lambda v: str(v).replace(" ", ""),
+)  # fmt: skip
+def test_vct_finds_seven_ply_wins_that_need_threes_and_minimax_agrees_on_the_length(game: MNK, seed: int, exact: bool) -> None:
+    """Random positions (found by a sweep) where full-width minimax wins in 7 plies and not in 5, and no VCF exists."""
+    pos = random_position(game, 9000 + seed, plies=game.n_cells // 5 + seed % 4)
+    board, me = flat(pos), 1 + pos.to_move
+    assert not find_vcf(pos, max_depth=7, exact_k=exact).win
+    result = find_vct(pos, max_depth=7, exact_k=exact)
+    assert result.win and result.plies == 7 and len(result.line) == 7
+    assert nv.proves(board, game.rows, game.cols, game.k, exact, me, 7, nv.all_moves)
+    assert not nv.proves(board, game.rows, game.cols, game.k, exact, me, 5, nv.all_moves)
+    first = list(board)
+    first[result.move] = me  # the first move is a real start: after it, every defence still loses within 6 plies
+    moves = lambda b, m: nv.all_moves(b, m)  # noqa: E731
+    opp = 3 - me
+    for x in [e for e, v in enumerate(first) if v == 0]:
+        first[x] = opp
+        assert nv.proves(first, game.rows, game.cols, game.k, exact, me, 5, moves), f"defence {x} holds"
+        first[x] = 0
