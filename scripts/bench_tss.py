@@ -59,6 +59,7 @@ def build(xs: list[tuple[int, int]], os_: list[tuple[int, int]]) -> Position:
 
 
 def threat(pos: Position, kind: str, nodes: int) -> ThreatResult:
+    """``find_vcf`` or ``find_vct`` (``kind``) with a node budget."""
     return (find_vcf if kind == "vcf" else find_vct)(pos, nodes=nodes)
 
 

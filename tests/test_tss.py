@@ -30,6 +30,7 @@ def padded(xs: list[tuple[int, int]], os: list[tuple[int, int]]) -> list[tuple[i
 
 
 def flat(pos: Position) -> list[int]:
+    """The board as the flat list the slow reference takes."""
     return [int(v) for v in pos.board().ravel()]
 
 
@@ -82,6 +83,7 @@ SMALL = [(MNK(6, 6, 4), False), (MNK(7, 7, 4), True), (MNK(8, 8, 5), False)]
 
 
 def random_vcf_cases() -> list[tuple[MNK, bool, int]]:
+    """(game, exact-k, seed) for the VCF equivalence test."""
     return [(game, exact, seed) for game, exact in SMALL for seed in range(12)]
 
 
@@ -101,6 +103,7 @@ VCT_SAMPLE = [(MNK(5, 5, 4), s) for s in range(30)] + [(MNK(6, 6, 4), s) for s i
 
 
 def vct_sample_position(game: MNK, seed: int) -> Position:
+    """A random position of the VCT soundness sample (about a quarter of the board filled)."""
     return random_position(game, 2000 + seed, plies=game.n_cells // 4 + seed % 4)
 
 
