@@ -303,3 +303,15 @@ def test_vct_finds_seven_ply_wins_that_need_threes_and_minimax_agrees_on_the_len
         first[x] = opp
         assert nv.proves(first, game.rows, game.cols, game.k, exact, me, 5, moves), f"defence {x} holds"
         first[x] = 0
+
+
+def test_vct_finds_a_shorter_win_than_the_shortest_vcf() -> None:
+    """THREE_FOURS needs 7 plies by fours alone, but a three first wins in 5 (plain alpha-beta agrees: see bench_tss)."""
+    xs, os = THREE_FOURS
+    pos = position_from(MNK(15, 15, 5), xs, padded(xs, os))
+    assert find_vcf(pos).plies == 7
+    vct = find_vct(pos)
+    assert vct.plies == 5 and vct.move is not None
+    near = nv.near_moves(15, 15)
+    moves = lambda b, me: [vct.move] if b[vct.move] == 0 else near(b, me)  # noqa: E731
+    assert nv.proves(flat(pos), 15, 15, 5, False, 1, 5, moves)
