@@ -33,6 +33,7 @@ from search.engine import SearchResult, TranspositionTable, minimax_scores, sear
 from search.errors import SearchError
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent
+from search.threats import guard_move, threat_move
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -72,6 +73,14 @@ class AlphaBetaAgent:
             Connect-4 paper's experiments use 3, so games do not repeat).
         seed: seeds the random moves and the tie-breaking between equal root moves.
         name: a label for match tables (default derived from the settings).
+        tss_nodes: node budget of the threat-space search tried before
+            alpha-beta (VCF, then VCT with what is left; a proved win is
+            played at once, see :func:`search.threats.threat_move`), and
+            of the check that alpha-beta's move leaves the opponent no VCF
+            (else a move that does is played, :func:`search.threats.guard_move`;
+            :attr:`last_result` stays alpha-beta's); only on
+            boards without gravity and ``k >= 4``, ignored elsewhere.  None:
+            :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -100,6 +109,7 @@ class AlphaBetaAgent:
         random_every: Optional[int] = None,
         seed: Optional[int] = None,
         name: Optional[str] = None,
+        tss_nodes: Optional[int] = None,
     ) -> None:
         own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
@@ -112,6 +122,7 @@ class AlphaBetaAgent:
         else:
             overrides = dict(weights or {})
         random_every = check_optional_int("random_every", random_every, low=1)
+        self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
         self.limit: Limit = own if own.bounded else own.replace(depth=4)
@@ -133,8 +144,11 @@ class AlphaBetaAgent:
             moves = position.legal_moves()
             self.last_result = None
             return moves[int(self._rng.integers(len(moves)))]
+        self.last_result = threat_move(position, self.tss_nodes)
+        if self.last_result is not None:
+            return self.last_result.move
         self.last_result = search(position, self.evaluator, self.limit, tt=self.table, rng=self._rng)
-        return self.last_result.move
+        return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def reset(self) -> None:
         """A new game: empty the transposition table (O(1): a new generation, see :meth:`TranspositionTable.forget`), zero the move counter."""
@@ -182,9 +196,9 @@ class MinimaxAgent:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-_INT_KEYS = {"tt", "random_every", "seed", "weak"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
+_INT_KEYS = {"tt", "random_every", "seed", "weak", "tss_nodes"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
 _KEYS = {
-    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed"},
+    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes"},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
@@ -224,8 +238,9 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
     ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
     branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
-    one :class:`search.budget.Limit`), tt, random_every, seed, and any weight
-    name of the heuristic as an override).
+    one :class:`search.budget.Limit`), tt, random_every, seed, tss_nodes
+    (threat-space search budget, 0: off), and any weight name of the heuristic
+    as an override).
 
     Args:
         spec: the spec string.
@@ -286,4 +301,4 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
     limit = Limit(**{name: values[name] for name in FIELDS if name in values})
     return AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
                           tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
-                          seed=values["seed"])  # fmt: skip
+                          seed=values["seed"], tss_nodes=values.get("tss_nodes"))  # fmt: skip

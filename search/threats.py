@@ -1,0 +1,203 @@
+"""Threat-space search: prove a forced win by continuous fours (VCF) or by fours and threes (VCT).
+
+For m,n,k boards without gravity and ``k >= 4`` (gomoku and its kin), after
+Allis, van den Herik and Huntjens (1993) and Thomsen's lambda-search: the
+attacker (the side to move) plays only threatening moves, so the tree is
+narrow and a forced win many plies deep is found in milliseconds where a
+full-width search would need far more.  A found win is always a forced win
+(every defence is refuted, counter-fours included); "no win found" only
+means none within the budget, the depth and the move classes.  The kernels
+and the argument for soundness: :mod:`search._tss`.
+
+Example:
+    >>> from games import MNK
+    >>> game = MNK(9, 9, 5)
+    >>> pos = game.position("e5 a9 f5 a8 g5 a7")   # three in a row, open at both ends
+    >>> result = find_vcf(pos)
+    >>> result.win, result.plies, game.format_moves(result.line)
+    (True, 3, 'd5 c5 h5')
+    >>> find_vcf(game.position("e5 a9")).win
+    False
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from games import Action, Position
+from games.checks import INT64_MAX, check_int
+from search._tss import _threat_search
+from search.engine import SearchResult
+from search.errors import SearchError
+from search.protocol import WIN_SCORE
+
+DEFAULT_NODES = 100_000
+"""Default node budget of :func:`find_vcf` and :func:`find_vct`."""
+DEFAULT_VCF_DEPTH = 31
+"""Default longest VCF line, in plies (15 fours and the win)."""
+DEFAULT_VCT_DEPTH = 11
+"""Default longest VCT line, in plies."""
+AGENT_TSS_NODES = 2_000
+"""The agents' default threat-search budget: a few milliseconds on 15x15 (about 0.3-0.7 M nodes/s)."""
+
+
+@dataclass(frozen=True)
+class ThreatResult:
+    """What a threat-space search found for the side to move."""
+
+    win: bool
+    """True if a forced win was proved."""
+    move: Optional[Action]
+    """The first move of the win (None without one)."""
+    line: tuple[Action, ...]
+    """The winning line, attacker and defender moves alternating, ending with the winning move
+    (for VCT, against the defence that lasts longest); empty without a win."""
+    plies: int
+    """``len(line)``: plies to the win, the winning move included (0 without a win)."""
+    nodes: int
+    """Moves tried."""
+    complete: bool
+    """True if the search ran to its depth without running out of nodes: with ``win`` False, no win
+    of this kind exists within ``max_depth`` plies (for the move classes searched)."""
+
+
+def _check(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool]) -> tuple[int, int, int]:
+    """Validate the arguments; return ``(nodes, max_depth, exact_k as 0/1)``."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position={position!r} is not a games.Position")
+    game = position.game
+    if game.gravity:
+        raise SearchError(f"threat-space search needs a board without gravity; {game} has gravity")
+    if game.k < 4:
+        raise SearchError(f"threat-space search needs k >= 4 (fours and threes); {game} has k={game.k}")
+    if position.is_terminal():
+        raise SearchError(f"position {position.move_string()!r} of {game} is over: nothing to search")
+    budget = check_int("nodes", nodes, low=1, high=INT64_MAX)
+    depth = check_int("max_depth", max_depth, low=1, high=game.n_cells)
+    rule = game.exact_k
+    if exact_k is None:
+        exact_k = rule
+    elif not isinstance(exact_k, bool):
+        raise SearchError(f"exact_k={exact_k!r} must be True, False or None (the game's rule)")
+    elif exact_k != rule:
+        raise SearchError(f"exact_k={exact_k} contradicts the game {game}, whose exact_k is {rule}")
+    return budget, depth, int(exact_k)
+
+
+def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool], vct: bool) -> ThreatResult:
+    budget, depth, exact = _check(position, nodes, max_depth, exact_k)
+    game = position.game
+    pv = np.zeros(depth + 1, dtype=np.int64)
+    me = 1 + position.to_move
+    plies, used = _threat_search(position._board.copy(), game.rows, game.cols, game.k, exact, me, depth, budget, vct, pv)
+    plies, used = int(plies), int(used)
+    line = tuple(int(c) for c in pv[:plies])
+    complete = plies > 0 or used < budget
+    return ThreatResult(plies > 0, line[0] if line else None, line, plies, used, complete)
+
+
+def find_vcf(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int = DEFAULT_VCF_DEPTH,
+             exact_k: Optional[bool] = None) -> ThreatResult:  # fmt: skip
+    """Look for a victory by continuous fours for the side to move; the shortest within ``max_depth`` plies.
+
+    Args:
+        position: an m,n,k position (no gravity, ``k >= 4``) that is not over.
+        nodes: node budget (moves tried), at least 1.
+        max_depth: longest line searched, in plies (the winning move included).
+        exact_k: the exact-k rule (an overline does not win, so a window that
+            would make one is not a four).  None: the game's rule (freestyle
+            today); a value that contradicts a game carrying the rule is refused.
+
+    Returns:
+        A :class:`ThreatResult`; ``line`` is a forced win whatever the defender does.
+
+    Raises:
+        ValueError: gravity, ``k < 4``, a finished position, a bad budget or depth.
+        TypeError: ``position`` is not a :class:`games.Position`.
+    """
+    return _run(position, nodes, max_depth, exact_k, vct=False)
+
+
+def find_vct(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int = DEFAULT_VCT_DEPTH,
+             exact_k: Optional[bool] = None) -> ThreatResult:  # fmt: skip
+    """Look for a victory by continuous threats (fours and threes) for the side to move.
+
+    A three is a move after which the attacker, moving again, would have a
+    VCF; the defender may then answer anywhere, and the win is claimed only
+    if every answer loses (to a VCF or a deeper VCT).  VCF is tried first at
+    every node, and depths grow 1, 3, 5, ... so a short win is found first.
+
+    Args and returns: as :func:`find_vcf` (``plies`` is the length of the win
+    against the longest defence).
+    """
+    return _run(position, nodes, max_depth, exact_k, vct=True)
+
+
+def applies(position: Position) -> bool:
+    """True if threat-space search is defined for this game: no gravity and ``k >= 4``."""
+    return not position.game.gravity and position.game.k >= 4
+
+
+def threat_move(position: Position, nodes: Optional[int] = None) -> Optional[SearchResult]:
+    """The agents' use: a proved win for the side to move as a search result, or None.
+
+    VCF first with ``nodes`` (None: :data:`AGENT_TSS_NODES`), then VCT with
+    what VCF left; None at once if ``nodes`` is 0 or the game has gravity or
+    ``k < 4``.  The result scores ``WIN_SCORE - plies``, its ``depth`` is the
+    line's length and ``pv`` the line, so callers read it like an alpha-beta
+    result.
+    """
+    budget = AGENT_TSS_NODES if nodes is None else nodes
+    if budget <= 0 or not applies(position):
+        return None
+    start = time.perf_counter()
+    result = find_vcf(position, nodes=budget)
+    used = result.nodes
+    if not result.win and budget - used > 0:
+        result = find_vct(position, nodes=budget - used)
+        used += result.nodes
+    if not result.win:
+        return None
+    assert result.move is not None
+    return SearchResult(result.move, WIN_SCORE - result.plies, result.plies, used, time.perf_counter() - start, result.line)
+
+
+def guard_move(position: Position, move: Action, nodes: Optional[int] = None) -> Action:
+    """``move``, or a move that stops the opponent's VCF if ``move`` would leave it one (defensive use).
+
+    After ``move`` the opponent's VCF is looked for with ``nodes`` (None:
+    :data:`AGENT_TSS_NODES`; 0 or a game without threat search: ``move`` as
+    is).  If one is found, the cells of its line (its fours, its win cells,
+    the forced answers), in line order, are tried instead, and the first one
+    after which the opponent's VCF search runs to the end without a win is
+    returned; ``move`` is kept if none does, or the budget runs out.
+    """
+    budget = AGENT_TSS_NODES if nodes is None else nodes
+    if budget <= 0 or not applies(position):
+        return move
+    threat, budget = _their_vcf(position, move, budget)
+    if threat is None or not threat.win:
+        return move
+    for cell in dict.fromkeys(threat.line):  # in order, each once
+        if budget <= 0:
+            break
+        if cell == move or not position.is_legal(cell):
+            continue
+        answer, budget = _their_vcf(position, cell, budget)
+        if answer is not None and not answer.win and answer.complete:
+            return cell
+    return move
+
+
+def _their_vcf(position: Position, move: Action, budget: int) -> tuple[Optional[ThreatResult], int]:
+    """The opponent's VCF search after ``move`` (None if ``move`` ends the game) and the budget left."""
+    after = position.copy()
+    after.play(move)
+    if after.is_terminal():
+        return None, budget
+    result = find_vcf(after, nodes=budget)
+    return result, budget - result.nodes
