@@ -78,13 +78,10 @@ def _check(position: Position, nodes: object, max_depth: object, exact_k: Option
         raise SearchError(f"position {position.move_string()!r} of {game} is over: nothing to search")
     budget = check_int("nodes", nodes, low=1, high=INT64_MAX)
     depth = check_int("max_depth", max_depth, low=1, high=game.n_cells)
-    rule = game.exact_k
     if exact_k is None:
-        exact_k = rule
+        exact_k = game.exact_k  # the game's rule; True or False analyses the position under the other rule
     elif not isinstance(exact_k, bool):
         raise SearchError(f"exact_k={exact_k!r} must be True, False or None (the game's rule)")
-    elif exact_k != rule:
-        raise SearchError(f"exact_k={exact_k} contradicts the game {game}, whose exact_k is {rule}")
     return budget, depth, int(exact_k)
 
 
@@ -109,8 +106,8 @@ def find_vcf(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int =
         nodes: node budget (moves tried), at least 1.
         max_depth: longest line searched, in plies (the winning move included).
         exact_k: the exact-k rule (an overline does not win, so a window that
-            would make one is not a four).  None: the game's rule (freestyle
-            today); a value that contradicts a game carrying the rule is refused.
+            would make one is not a four).  None: the game's own rule; True
+            or False analyses the position under that rule instead.
 
     Returns:
         A :class:`ThreatResult`; ``line`` is a forced win whatever the defender does.
