@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar, Iterable, Union
 
 import numpy as np
@@ -126,9 +127,13 @@ class KInARow(ABC):
             raise InvalidGameError(f"exact_k={shown(self.exact_k)} is not a bool: exact_k must be True or False")
         object.__setattr__(self, "exact_k", bool(self.exact_k))
 
-    @property
+    @cached_property
     def rules(self) -> Rules:
-        """The rules as every kernel receives them (:class:`games._rules.Rules`, built here and only here)."""
+        """The rules as every kernel receives them (:class:`games._rules.Rules`, built here and only here).
+
+        Cached: building the tuple costs about a microsecond, and the solver
+        and the envs pass it on every call.
+        """
         return make_rules(self.rows, self.cols, self.k, self.gravity, self.exact_k)
 
     def __repr__(self) -> str:
