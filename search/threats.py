@@ -77,7 +77,8 @@ def _check(position: Position, nodes: object, max_depth: object, exact_k: Option
     if position.is_terminal():
         raise SearchError(f"position {position.move_string()!r} of {game} is over: nothing to search")
     budget = check_int("nodes", nodes, low=1, high=INT64_MAX)
-    depth = check_int("max_depth", max_depth, low=1, high=game.n_cells)
+    # A line cannot be longer than the cells left: deeper limits are clamped (the defaults exceed small boards).
+    depth = min(check_int("max_depth", max_depth, low=1, high=INT64_MAX), game.n_cells - position.ply)
     if exact_k is None:
         exact_k = game.exact_k  # the game's rule; True or False analyses the position under the other rule
     elif not isinstance(exact_k, bool):

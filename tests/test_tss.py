@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import MNK, Position
+from search.agents import make_agent
 from search.threats import ThreatResult, find_vcf, find_vct
 from tests import naive_tss as nv
 from tests.positions import random_position
@@ -184,7 +185,7 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
     "call, message",
     [
         (lambda: find_vcf(MNK(15, 15, 5).position(), nodes=0), "nodes=0 must be a positive integer"),
-        (lambda: find_vcf(MNK(15, 15, 5).position(), max_depth=0), "max_depth=0 must be an integer from 1 to 225"),
+        (lambda: find_vcf(MNK(15, 15, 5).position(), max_depth=0), "max_depth=0 must be an integer from 1"),
         (lambda: find_vct(MNK(15, 15, 5).position(), nodes=1.5), "nodes=1.5"),
         (lambda: find_vcf(MNK(3, 3, 3).position()), "k >= 4"),
         (lambda: find_vcf(MNK(6, 6, 4).position(), exact_k=1), "exact_k=1 must be True, False or None"),
@@ -315,3 +316,12 @@ def test_vct_finds_a_shorter_win_than_the_shortest_vcf() -> None:
     near = nv.near_moves(15, 15)
     moves = lambda b, me: [vct.move] if b[vct.move] == 0 else near(b, me)  # noqa: E731
     assert nv.proves(flat(pos), 15, 15, 5, False, 1, 5, moves)
+
+
+def test_the_default_depths_are_clamped_on_small_boards() -> None:
+    # The agent's defaults (31 and 11 plies) exceed a 4x4 board: the search must clamp, not refuse, or the
+    # agent forfeits every move of a tournament game on it.
+    game = MNK(4, 4, 4)
+    assert not find_vcf(game.position("a1")).win and not find_vct(game.position("a1")).win
+    agent = make_agent("alphabeta:heuristic=mics,depth=2", game)
+    assert agent.select_move(game.position("a1 b2 c3")) in game.position("a1 b2 c3").legal_moves()
