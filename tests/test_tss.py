@@ -185,7 +185,7 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
     "call, message",
     [
         (lambda: find_vcf(MNK(15, 15, 5).position(), nodes=0), "nodes=0 must be a positive integer"),
-        (lambda: find_vcf(MNK(15, 15, 5).position(), max_depth=0), "max_depth=0 must be an integer from 1"),
+        (lambda: find_vcf(MNK(15, 15, 5).position(), max_depth=0), "max_depth=0 must be a positive integer"),
         (lambda: find_vct(MNK(15, 15, 5).position(), nodes=1.5), "nodes=1.5"),
         (lambda: find_vcf(MNK(3, 3, 3).position()), "k >= 4"),
         (lambda: find_vcf(MNK(6, 6, 4).position(), exact_k=1), "exact_k=1 must be True, False or None"),
