@@ -197,6 +197,7 @@ class BoardBatch:
             for i in pending:
                 self.opponents[i].observe_move(int(self.meta[i, K.M_PLAYED]))
             self._answer(pending)
+            self._report_results(which[self.meta[which, K.M_OVER] != 0])
 
     def step_one(self, action: int) -> None:
         """:meth:`step` for a batch of one board with scalar checks: the single environment's hot path.
@@ -217,6 +218,8 @@ class BoardBatch:
             if self.meta[0, K.M_PENDING]:
                 self.opponents[0].observe_move(int(self.meta[0, K.M_PLAYED]))
                 self._answer(self._board_zero)
+            if self.meta[0, K.M_OVER]:
+                self._report_results(self._board_zero)
 
     def _answer(self, pending: np.ndarray) -> None:
         """Ask the opponents of the ``pending`` boards for their moves and play them."""
@@ -244,6 +247,11 @@ class BoardBatch:
             params=self.params,
             rules=self.rules,
         )
+
+    def _report_results(self, ended: np.ndarray) -> None:
+        """Tell the opponents of the boards ``ended`` (just finished) who won (a league keeps win rates)."""
+        for i in ended.tolist():
+            self.opponents[i].end_episode(int(self.meta[i, K.M_WINNER]), int(self.meta[i, K.M_STONE]) - 1)
 
     def _illegal_reason(self, i: int, action: int) -> str:
         """The game core's own message for an illegal ``action`` on board ``i``."""

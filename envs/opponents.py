@@ -11,8 +11,11 @@ the environment's kernel)::
     lambda obs, mask: int(mask.argmax())  any callable (observation, action_mask) -> action
 
 Every spec goes through :func:`search.agents.make_agent`, so a spec it
-learns (for instance ``perfect``) works here unchanged, and a name it does
-not know fails with its message.  Randomness: the environment reseeds an
+learns works here unchanged, and a name it does not know fails with its
+message.  ``perfect`` gets a budget of ``ENV_TIME_MS`` (100 ms) per move
+unless its spec sets ``time_ms`` or ``nodes`` (``perfect:time_ms=inf``: no
+limit): exact when the solver finishes in time, else the fallback of
+:mod:`search._perfect`, named in ``info["opponent_search"]["source"]``.  Randomness: the environment reseeds an
 agent (``agent.seed(s)``, then ``agent.reset()``) at every episode with a
 seed drawn from its own generator, so a seed inside a spec is overridden.
 A callable receives the observation from *its own* side (plane 0 its
@@ -29,9 +32,11 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from games import Action, IllegalMoveError, KInARow, Position
+from search.agent_spec import parse_spec
 from search.agents import make_agent
 from search.protocol import Agent
 from search.simple_agents import RandomAgent
+from search.solve import ENV_TIME_MS, PerfectAgent
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 """``(observation int8[2, rows, cols], action_mask int8[n_actions]) -> action``: a frozen policy, say."""
@@ -70,6 +75,17 @@ class Opponent:
         if self.position is not None:
             self.position.play(int(action))
 
+    def end_episode(self, winner: int, agent_player: int) -> None:
+        """The game ended: an agent with ``observe_result(score)`` gets its score (1 win, 0.5 draw, 0 loss).
+
+        Args:
+            winner: the winning player index (0 or 1), -1 for a draw.
+            agent_player: the learner's player index (the opponent is the other).
+        """
+        observe = getattr(self.player, "observe_result", None)
+        if observe is not None:
+            observe(0.5 if winner < 0 else float(winner != agent_player))
+
     def reply(self, observation: np.ndarray, mask: np.ndarray) -> Action:
         """The opponent's move, checked for legality (the move is not played here).
 
@@ -101,7 +117,11 @@ class Opponent:
         if result is None:
             return None
         depth = getattr(result, "depth", None)
-        return {"depth": None if depth is None else int(depth), "nodes": int(result.nodes), "score": float(result.score)}
+        stats = {"depth": None if depth is None else int(depth), "nodes": int(result.nodes), "score": float(result.score)}
+        source = getattr(self.player, "last_source", None)
+        if source is not None:  # the perfect agent: "solver", "solver-partial" or "alphabeta" (search._perfect)
+            stats["source"] = source
+        return stats
 
 
 def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: bool = False) -> Optional[Opponent]:
@@ -119,6 +139,8 @@ def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: boo
     """
     if isinstance(opponent, (str, os.PathLike)):
         player: Any = make_agent(os.fspath(opponent), game, seed=0)
+        if isinstance(player, PerfectAgent) and not {"time_ms", "nodes"} & set(parse_spec(os.fspath(opponent)).options):
+            player.set_budget(ENV_TIME_MS, None)  # an env must get its reply: exact when the solver is quick enough
     elif hasattr(opponent, "select_move"):
         player = copy.deepcopy(opponent) if copy_objects else opponent
     elif callable(opponent):

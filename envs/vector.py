@@ -15,7 +15,9 @@ seed ``seed + i`` (``reset(seed=seed)``) or ``seeds[i]`` (a list), the
 contract of Gymnasium's ``SyncVectorEnv``; the tests check trajectories,
 rewards and infos against it.  All three autoreset modes are supported
 (``autoreset_mode=`` ``NEXT_STEP``, the default, ``SAME_STEP``, or
-``DISABLED`` with ``reset(options={"reset_mask": ...})``).
+``DISABLED`` with ``reset(options={"reset_mask": ...})``).  Masks on ended
+boards: see :meth:`KInARowVectorEnv.action_masks`.  For Stable-Baselines3 and
+sb3-contrib wrap the env in :class:`envs.sb3.SB3VecEnv`.
 """
 
 from __future__ import annotations
@@ -151,8 +153,20 @@ class KInARowVectorEnv(VectorEnv):
         return self._observations(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
 
     def action_masks(self) -> np.ndarray:
-        """bool[num_envs, n_actions]: the legal actions of every board (all False on an ended board)."""
+        """bool[num_envs, n_actions]: the legal actions of every board; an ended board's row is all True.
+
+        With ``NEXT_STEP`` autoreset a board that ended on the last step
+        ignores its next action (that step only resets it), and its true mask
+        is all False, which masked samplers cannot draw from (MaskablePPO's
+        categorical gets no support).  So its row here allows every action:
+        any draw is harmless.  ``info["action_mask"]`` and the dict
+        observation keep the board's true all-zero mask, as the single env
+        and ``SyncVectorEnv`` report it.  ``SAME_STEP`` never shows an ended
+        board; with ``DISABLED`` such a board must be reset before it steps.
+        """
         masks: np.ndarray = self._batch.mask != 0
+        if self._ended.any():
+            masks[self._ended] = True
         return masks
 
     def render(self) -> Optional[tuple[Any, ...]]:

@@ -49,6 +49,14 @@ board : uint64, every playable cell; bottom : uint64, the bottom cell of every c
 order : int64[width]  what to try, centre-first: columns (gravity) or the cells' bit indices
 tt : uint64[2**tt_bits]  the table (see ``_tt_value``); stamp : its current generation
 work : int64[cells + 2, 2 * width + 4], nodes : uint64[cells + 2, 5]  the search stack (see ``_negamax``)
+
+Budget (``PerfectAgent``'s time and node limits; all zero for an unlimited
+solve): ``work[cells + 1, B_LIMIT]`` stops the search once that many nodes
+have been entered, ``work[cells + 1, B_DEADLINE]`` (``time.perf_counter``
+nanoseconds) once the clock, read at the first node and every ``B_CLOCK_EVERY``
+nodes after it, passes it.
+A stopped search sets ``work[cells + 1, B_STOPPED]`` and returns at once
+without storing anything for the unfinished nodes, so the table stays true.
 """
 
 from __future__ import annotations
@@ -62,6 +70,7 @@ from numba.extending import intrinsic
 from games._bits import _popcount, _winning_cells
 from games._jit import JIT
 from games._rules import Rules
+from search._negamax import _now
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -160,6 +169,20 @@ def _can_win_next(current: np.uint64, mask: np.uint64, rules: Rules, board: np.u
 W_ALPHA, W_BETA, W_COUNT, W_NEXT = range(4)
 # Columns of a ``nodes`` row.
 N_CURRENT, N_MASK, N_PLAYABLE, N_SLOT, N_EXPECTED = range(5)
+B_LIMIT, B_DEADLINE, B_STOPPED = 1, 2, 3  # columns of work[cells + 1] (column 0 counts nodes)
+B_CLOCK_EVERY = 4096  # nodes between clock reads (~1 ms; a read costs ~1 us in object mode)
+
+
+@njit(**JIT)
+def _out_of_budget(work, cells):  # type: ignore[no-untyped-def]
+    """True (and the stop flag set) once the node limit or the deadline in ``work[cells + 1]`` is passed."""
+    count = work[cells + 1, 0]
+    if count >= work[cells + 1, B_LIMIT] or (
+        work[cells + 1, B_DEADLINE] > 0 and count % B_CLOCK_EVERY == 1 and _now() * 1e9 > work[cells + 1, B_DEADLINE]
+    ):
+        work[cells + 1, B_STOPPED] = 1
+        return True
+    return False
 
 
 @njit(**JIT)
@@ -196,6 +219,8 @@ def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # ty
             current, mask = nodes[ply, N_CURRENT], nodes[ply, N_MASK]
             alpha, beta = work[ply, W_ALPHA + 2 * width], work[ply, W_BETA + 2 * width]
             work[cells + 1, 0] += 1
+            if work[cells + 1, B_LIMIT] > 0 and _out_of_budget(work, cells):
+                return 0  # the caller sees work[cells + 1, B_STOPPED]; the value means nothing
             descend = False  # unless a child gets searched below
             slot, expected = _tt_slot(_key(current, mask, rows, cols, gravity), tt_bits, stamp)
             entry = tt[slot]  # loaded now, used below: the memory access overlaps the work in between
@@ -331,6 +356,8 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
             med = _trunc_half(high)
         r = _negamax(current, mask, ply, med, med + 1, rules, board, bottom, order,
                      tt, tt_bits, stamp, work, nodes)  # fmt: skip
+        if work[cells + 1, B_STOPPED]:
+            return 0  # out of budget: no score (the caller checks the flag)
         if r <= med:
             high = r
         else:

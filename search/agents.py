@@ -202,7 +202,7 @@ _KEYS = {
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
-    "perfect": {"weak", "tt", "seed"},
+    "perfect": {"weak", "tt", "seed", "time_ms", "nodes"},
 }
 assert tuple(_KEYS) == AGENT_NAMES
 SPEC_NAMES = AGENT_NAMES
@@ -234,7 +234,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     A value runs to the next comma, so ``alphabeta:weights=dir/x.json,depth=2``
     and ``alphabeta:depth=2,weights=dir/x.json`` are the same agent; a key may
     appear only once.  Keys by agent: ``minimax`` (depth=3, heuristic,
-    radius, seed); ``perfect`` (weak=0|1, tt=slots, seed; the exact solver,
+    radius, seed); ``perfect`` (weak=0|1, tt=slots, seed, time_ms and nodes per move; the exact solver,
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
     ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
     branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
@@ -292,7 +292,7 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
         if values.get("weak", 0) not in (0, 1):
             raise AgentSpecError(f"agent spec {spec!r}: weak={values['weak']!r} must be 0 or 1")
         return PerfectAgent(game, weak=bool(values.get("weak", 0)), tt_size=values.get("tt", DEFAULT_TT_SIZE),
-                            seed=values["seed"])  # fmt: skip
+                            seed=values["seed"], time_ms=values.get("time_ms"), nodes=values.get("nodes"))  # fmt: skip
     if kind == "minimax":
         return MinimaxAgent(game, values.get("heuristic"), depth=values.get("depth", 3), radius=values.get("radius"),
                             seed=values["seed"])  # fmt: skip

@@ -32,20 +32,23 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence, TextIO
+from typing import Iterable, Mapping, Optional, Sequence, TextIO, Union
 
 import numpy as np
 
 from games import Action, KInARow, Position, _bits
-from games.checks import check_seed
+from games.checks import check_optional_int, check_seed
 from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search import _solver as ks
-from search.errors import SearchError, UnsolvableGameError
+from search._perfect import ENV_TIME_MS as ENV_TIME_MS  # re-exported: the envs' default budget
+from search._perfect import BudgetedResult, budgeted_move, warm_up
+from search.errors import BudgetError, SearchError, UnsolvableGameError
 from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -148,10 +151,18 @@ class Solver:
             self._tt[:] = 0
             self._stamp = 1
 
-    def _score(self, position: Position, weak: bool) -> int:
-        """Run the kernel on a position that is not over; nodes accumulate in ``self._nodes``."""
+    def _score(self, position: Position, weak: bool, node_limit: int = 0, deadline: float = 0.0) -> Optional[int]:
+        """Run the kernel on a position that is not over; nodes accumulate in ``self._nodes``.
+
+        ``node_limit`` (nodes, 0 for none) and ``deadline`` (a ``time.perf_counter()``
+        value, 0 for none) stop the search early: then the result is None.
+        """
         game = self.game
-        self._work[-1, 0] = 0
+        limited = node_limit > 0 or deadline > 0
+        self._work[-1, :4] = 0
+        if limited:
+            self._work[-1, ks.B_LIMIT] = node_limit if node_limit > 0 else 1 << 62
+            self._work[-1, ks.B_DEADLINE] = int(deadline * 1e9) if deadline > 0 else 0
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
         started = time.perf_counter()
         # Positional on purpose: end-game solves take a few microseconds, and numba folds keyword
@@ -161,6 +172,8 @@ class Solver:
                           self._tt, self._tt_bits, self._stamp, self._work, self._nodes_stack)  # fmt: skip
         self._seconds += time.perf_counter() - started
         self._nodes += int(self._work[-1, 0])
+        if limited and self._work[-1, ks.B_STOPPED]:
+            return None
         return int(np.sign(score)) if weak else int(score)
 
     def solve(self, position: Position, weak: bool = False, moves: bool = False) -> SolveResult:
@@ -183,6 +196,7 @@ class Solver:
         self._nodes, self._seconds = 0, 0.0
         if not moves:
             score = self._score(position, weak)
+            assert score is not None  # no budget: the search always finishes
             return SolveResult(score, self._nodes, self._seconds, weak)
         child = position.copy()
         scores: dict[Action, int] = {}
@@ -192,7 +206,9 @@ class Solver:
             if child.winner is not None:
                 scores[move] = win_now
             else:
-                scores[move] = 0 if child.is_terminal() else -self._score(child, weak)
+                value = 0 if child.is_terminal() else self._score(child, weak)
+                assert value is not None  # no budget: the search always finishes
+                scores[move] = -value
             child.undo()
         best = max(scores.values())
         return SolveResult(best, self._nodes, self._seconds, weak, scores,
@@ -227,7 +243,13 @@ class PerfectAgent:
     Strong mode (default) wins as fast as possible and loses as slowly as
     possible; weak mode only keeps the best outcome (faster, and still never
     loses a won or drawn position).  The transposition table is kept across
-    a game's moves.  Connect-4 6x7 positions with few stones can take minutes.
+    a game's moves.  Without a budget, Connect-4 6x7 positions with few
+    stones can take minutes; with ``time_ms`` or ``nodes`` every move comes
+    within the budget, exact when the solver finishes in it and otherwise
+    from the fallback of :mod:`search._perfect` (a proven win, then
+    alpha-beta); :attr:`last_source` says which (``"solver"``,
+    ``"solver-partial"``, ``"alphabeta"``).  The environments give a
+    ``perfect`` opponent ``ENV_TIME_MS`` (100 ms) unless its spec sets a budget.
 
     Args:
         game: a game the solver handles (see :func:`solvable`).
@@ -235,22 +257,51 @@ class PerfectAgent:
         tt_size: transposition-table slots.
         seed: seeds the choice among equal moves.
         name: a label for match tables.
+        time_ms: wall-time budget per move (None or ``inf``: none).
+        nodes: node budget per move for the solver, and again for the fallback (None: none).
+
+    Raises:
+        ValueError: ``time_ms`` not a positive number, or ``nodes`` not a positive integer.
     """
 
     def __init__(self, game: KInARow, *, weak: bool = False, tt_size: int = DEFAULT_TT_SIZE,
-                 seed: Optional[int] = None, name: Optional[str] = None) -> None:  # fmt: skip
+                 seed: Optional[int] = None, name: Optional[str] = None, time_ms: Optional[float] = None,
+                 nodes: Optional[int] = None) -> None:  # fmt: skip
         self.game = game
         self.weak = weak
         self.solver = Solver(game, tt_size)
         self.name = name or ("perfect-weak" if weak else "perfect")
-        self.last_result: Optional[SolveResult] = None
+        self.last_result: Optional[Union[SolveResult, BudgetedResult]] = None
+        self.last_source: Optional[str] = None
         self._rng = np.random.default_rng(check_seed(seed))
+        self.time_ms: Optional[float] = None
+        self.nodes: Optional[int] = None
+        self.set_budget(time_ms, nodes)
+
+    def set_budget(self, time_ms: Optional[float], nodes: Optional[int]) -> None:
+        """Use this budget from the next move on (None for both: exact, however long it takes).
+
+        Raises:
+            ValueError: ``time_ms`` not a positive number, or ``nodes`` not a positive integer.
+        """
+        if time_ms is not None and (isinstance(time_ms, bool) or not isinstance(time_ms, (int, float))
+                                    or math.isnan(time_ms) or time_ms <= 0):  # fmt: skip
+            raise BudgetError(f"time_ms={time_ms!r} must be a positive number of milliseconds (inf or None: no limit)")
+        self.time_ms = None if time_ms is None or math.isinf(time_ms) else float(time_ms)
+        self.nodes = check_optional_int("nodes", nodes, low=1)
+        if self.time_ms is not None or self.nodes is not None:
+            warm_up(self.solver)
 
     def select_move(self, position: Position) -> Action:
-        """A move of the best exact score for the side to move (``position`` is left unchanged)."""
+        """A move of the best exact score for the side to move, or within the budget (``position`` is left unchanged)."""
         if position.game != self.game:
             raise SearchError(f"agent {self.name!r} plays {self.game}; got a position of {position.game}")
+        if self.time_ms is not None or self.nodes is not None:
+            budgeted = budgeted_move(self.solver, position, self.weak, self._rng, self.time_ms, self.nodes)
+            self.last_result, self.last_source = budgeted, budgeted.source
+            return budgeted.move
         self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
+        self.last_source = "solver"
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]
 

@@ -78,7 +78,7 @@ def test_perfect_spec() -> None:
     assert isinstance(agent, Agent)
     with pytest.raises(AgentSpecError, match="weak=2 must be 0 or 1"):
         make_agent("perfect:weak=2", TIC_TAC_TOE)
-    with pytest.raises(AgentSpecError, match="valid keys are seed, tt, weak"):
+    with pytest.raises(AgentSpecError, match="valid keys are nodes, seed, time_ms, tt, weak"):
         make_agent("perfect:depth=3", TIC_TAC_TOE)
     with pytest.raises(AgentSpecError, match="use one of alphabeta, minimax, random, rules, perfect"):
         make_agent("perfekt", TIC_TAC_TOE)

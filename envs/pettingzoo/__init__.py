@@ -1,4 +1,8 @@
-"""PettingZoo AEC environments for two learners: ``connect4_v0`` and ``mnk_v0`` (needs the ``rl`` extra).
+"""PettingZoo environments for two learners: ``connect4_v0`` and ``mnk_v0`` (needs the ``rl`` extra).
+
+Each module has ``env()``/``raw_env()`` (the AEC API, :class:`KInARowAEC`) and
+``parallel_env()`` (the parallel API, :class:`KInARowParallel`: both agents
+send an action each step, the one to move plays).
 
 Example:
     >>> from envs.pettingzoo import connect4_v0
@@ -11,5 +15,6 @@ Example:
 
 from envs.pettingzoo import connect4_v0, mnk_v0
 from envs.pettingzoo._aec import KInARowAEC
+from envs.pettingzoo._parallel import KInARowParallel
 
-__all__ = ["KInARowAEC", "connect4_v0", "mnk_v0"]
+__all__ = ["KInARowAEC", "KInARowParallel", "connect4_v0", "mnk_v0"]

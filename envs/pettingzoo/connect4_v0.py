@@ -7,6 +7,7 @@ from typing import Any
 from pettingzoo.utils import wrappers
 
 from envs.pettingzoo._aec import KInARowAEC
+from envs.pettingzoo._parallel import KInARowParallel
 from games import C4_COLS, C4_K, C4_ROWS, Connect4
 
 
@@ -18,3 +19,8 @@ def raw_env(rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, exact_k: bo
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
     """``raw_env(**kwargs)`` behind PettingZoo's ``OrderEnforcingWrapper`` (reset before step, no stale calls)."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(rows: int = C4_ROWS, cols: int = C4_COLS, k: int = C4_K, **options: Any) -> KInARowParallel:
+    """The parallel-API env (self-play with both seats in one step); ``options`` as for :class:`KInARowParallel`."""
+    return KInARowParallel(Connect4(rows, cols, k), name="connect4_v0", **options)

@@ -7,6 +7,7 @@ from typing import Any, Optional
 from pettingzoo.utils import wrappers
 
 from envs.pettingzoo._aec import KInARowAEC
+from envs.pettingzoo._parallel import KInARowParallel
 from games import TIC_TAC_TOE, make_game
 
 
@@ -29,3 +30,11 @@ def raw_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[
 def env(**kwargs: Any) -> wrappers.OrderEnforcingWrapper:
     """``raw_env(**kwargs)`` behind PettingZoo's ``OrderEnforcingWrapper``."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(rows: Optional[int] = None, cols: Optional[int] = None, k: Optional[int] = None,
+                 **options: Any) -> KInARowParallel:  # fmt: skip
+    """The parallel-API env; sizes as for :func:`raw_env` (none: tic-tac-toe), ``options`` as for :class:`KInARowParallel`."""
+    if rows is None and cols is None and k is None:
+        rows, cols, k = TIC_TAC_TOE.rows, TIC_TAC_TOE.cols, TIC_TAC_TOE.k
+    return KInARowParallel(make_game("mnk", rows, cols, k), name="mnk_v0", **options)
