@@ -75,9 +75,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         try:
             game = make_game(args.game, args.rows, args.cols, args.k)
             if args.calibrate:
-                words = ["python -m envs.rate", *(sys.argv[1:] if argv is None else argv)]
+                command = "python -m envs.rate " + shlex.join(sys.argv[1:] if argv is None else argv)
                 ladder = calibrate(game, pairs=args.calibration_pairs, seed=args.seed, workers=args.workers,
-                                   command=shlex.join(words))  # fmt: skip
+                                   command=command)  # fmt: skip
                 target = args.ladder or ladder_path(game)
                 ladder.save(target)
                 print(f"wrote {target}: {ladder.header['games_played']} games")

@@ -193,7 +193,7 @@ def test_cli_calibrates_and_rates_on_a_tiny_budget(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(target.read_text())
     assert data["format"] == "alphabeta-gym-ladder" and data["seed"] == 4 and data["pairs"] == 2
-    assert "--calibrate" in data["command"] and data["rungs"][0]["elo"] == 0.0
+    assert data["command"].startswith("python -m envs.rate --game tictactoe --calibrate") and data["rungs"][0]["elo"] == 0.0
     assert [r["name"] for r in data["rungs"]] == [r.name for r in LADDERS["tictactoe"]]
     done = run("rules", "--game", "tictactoe", "--ladder", str(target), "--games", "4", "--batch", "1")
     assert done.returncode == 0, done.stderr
