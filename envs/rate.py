@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import tempfile
+from pathlib import Path
 from typing import Optional, Sequence
 
 from envs.rating import LADDERS, calibrate, ladder_path, load_ladder, rate
@@ -42,6 +44,18 @@ def _seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a non-negative integer")
     return value
+
+
+def _check_writable(path: Path) -> None:
+    """Raise OSError unless a file can be created in ``path``'s folder (created if missing)."""
+    if path.is_dir():
+        raise OSError(f"--ladder {str(path)!r} is a folder, not a file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise OSError(f"--ladder {str(path)!r} cannot be written: {error.strerror} ({error.filename})") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -75,10 +89,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         try:
             game = make_game(args.game, args.rows, args.cols, args.k)
             if args.calibrate:
+                target = Path(args.ladder) if args.ladder else ladder_path(game)
+                _check_writable(target)  # before minutes of games, not after
                 command = "python -m envs.rate " + shlex.join(sys.argv[1:] if argv is None else argv)
                 ladder = calibrate(game, pairs=args.calibration_pairs, seed=args.seed, workers=args.workers,
                                    command=command)  # fmt: skip
-                target = args.ladder or ladder_path(game)
                 ladder.save(target)
                 print(f"wrote {target}: {ladder.header['games_played']} games")
                 for rung, elo, low, high in zip(ladder.rungs, ladder.elo, ladder.low, ladder.high):

@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import signal
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -237,7 +238,8 @@ def calibrate(game: KInARow, pairs: int = 100, seed: int = 0, near: int = 2, wor
              for t in range(pairs if j - i <= near else max(1, pairs // 4))]  # fmt: skip
     size = len(rungs)
     scores, games = np.zeros((size, size)), np.zeros((size, size))
-    pool = multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else None
+    # Workers ignore Ctrl-C (a terminal sends it to the whole group): the parent stops them, without their tracebacks.
+    pool = multiprocessing.get_context("spawn").Pool(workers, signal.signal, (signal.SIGINT, signal.SIG_IGN)) if workers > 1 else None
     try:
         results = pool.imap_unordered(_calibration_task, tasks, chunksize=4) if pool else map(_calibration_task, tasks)
         for done, (i, j, total) in enumerate(results, 1):

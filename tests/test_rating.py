@@ -215,6 +215,8 @@ def test_cli_calibrates_and_rates_on_a_tiny_budget(tmp_path: Path) -> None:
         (("rules", "--rungs", "d1,nope"), "unknown rung(s) ['nope']"),
         (("rules", "--game", "mnk", "--rows", "4", "--cols", "4", "--k", "3"), "no ladder is defined for"),
         (("rules", "--ladder", "no/such/file.json"), "cannot read ladder no/such/file.json"),
+        (("--calibrate", "--ladder", "tests"), "--ladder 'tests' is a folder, not a file"),
+        (("--calibrate", "--ladder", "README.md/x.json"), "README.md/x.json"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
