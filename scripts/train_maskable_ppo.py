@@ -6,7 +6,9 @@ when there is one and blocks an immediate threat).  Sides are drawn at random
 every episode.  Before training and after each phase the policy
 (deterministic, masked) plays ``--eval-games`` games (default 200, seeds
 fixed, sides random) against both opponents; the table gives win / draw /
-loss rates with a 95% Wilson interval on the win rate.
+loss rates with a 95% Wilson interval on the win rate, and the policy's Elo
+on the rating ladder (:mod:`envs.rating`: random = 0, with its 95% interval,
+from ``--ladder-games`` paired games against the rungs nearest its strength).
 
 Needs the ``rl`` extra: ``pip install -e ".[rl]"`` (CPU-only machines: install
 the CPU wheel of torch first, see the README).  Run it as::
@@ -28,6 +30,8 @@ from typing import Any, Optional, Sequence
 import gymnasium as gym
 
 import envs  # noqa: F401  (registers the alphabeta/ environments)
+from envs.rating import load_ladder, rate
+from games import CONNECT4
 from scripts._args import non_negative_int, positive_int, writable_file
 from scripts._files import atomic_path
 from scripts._report import print_machine_and_command, print_table
@@ -58,6 +62,18 @@ def evaluate(model: Any, opponent: str, games: int, seed: int) -> tuple[int, int
             obs, reward, terminated, _, _ = env.step(int(action))
         counts[0 if reward > 0 else (1 if reward == 0 else 2)] += 1
     return counts[0], counts[1], counts[2]
+
+
+def ladder_elo(model: Any, games: int, seed: int) -> str:
+    """The masked deterministic policy's Elo on the Connect-4 ladder with its 95% interval (``-`` when ``games`` is 0)."""
+    if games == 0:
+        return "-"
+
+    def policy(observation: Any, mask: Any) -> int:
+        return int(model.predict(observation, action_masks=mask.astype(bool), deterministic=True)[0])
+
+    rating = rate(policy, load_ladder(CONNECT4), games=games, seed=seed)
+    return f"{rating.elo:+.0f} [{rating.low:+.0f}, {rating.high:+.0f}]"
 
 
 def make_env(opponent: str, n_envs: int, seed: int) -> Any:
@@ -92,6 +108,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--random-steps", type=non_negative_int, default=150_000, help="steps against the random opponent")
     parser.add_argument("--alphabeta-steps", type=non_negative_int, default=150_000, help="steps against alphabeta:depth=1")
     parser.add_argument("--eval-games", type=positive_int, default=200, help="evaluation games per opponent (default 200)")
+    parser.add_argument("--ladder-games", type=non_negative_int, default=100,
+                        help="games for the ladder Elo of each evaluation (default 100; 0 skips it)")  # fmt: skip
     parser.add_argument("--n-envs", type=positive_int, default=8, help="parallel environments (default 8)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the model, the envs and the evaluation")
     parser.add_argument("--save", type=model_path,
@@ -99,6 +117,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "checked before training)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
+    if args.ladder_games == 1:
+        parser.error("argument --ladder-games: '1' is not 0 or an integer >= 2 (games are played in pairs)")
 
     import torch
     from sb3_contrib import MaskablePPO
@@ -114,8 +134,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     def report(phase: str, seconds: float) -> None:
         results = [describe(evaluate(model, opponent, args.eval_games, eval_seed)) for opponent in OPPONENTS]
-        rows.append((phase, f"{model.num_timesteps:,}", f"{seconds:.0f}", *results))
-        print(f"{phase}: " + "; ".join(f"vs {o}: {r}" for o, r in zip(OPPONENTS, results)), flush=True)
+        elo = ladder_elo(model, args.ladder_games, eval_seed)
+        rows.append((phase, f"{model.num_timesteps:,}", f"{seconds:.0f}", *results, elo))
+        print(f"{phase}: " + "; ".join(f"vs {o}: {r}" for o, r in zip(OPPONENTS, results)) + f"; ladder Elo {elo}", flush=True)
 
     report("before training", 0.0)
     start = time.perf_counter()
@@ -130,10 +151,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             model.save(temp)
 
     print()
-    header = ("policy", "steps", "train s", *(f"vs {o}: win [95% CI] / draw / loss" for o in OPPONENTS))
+    header = ("policy", "steps", "train s", *(f"vs {o}: win [95% CI] / draw / loss" for o in OPPONENTS), "ladder Elo [95% CI]")
     print_table(header, rows, args.markdown)
     print(f"\n{args.eval_games} evaluation games per cell, seeds {eval_seed}..{eval_seed + args.eval_games - 1}, "
           "sides drawn at random, masked deterministic policy.")  # fmt: skip
+    if args.ladder_games:
+        print(f"Ladder Elo: {args.ladder_games} paired games against the rungs nearest the policy "
+              "(python -m envs.rate; random = 0).")  # fmt: skip
     print_machine_and_command(argv, extra=f", torch {torch.__version__}")
     return 0
 

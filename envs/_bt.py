@@ -1,0 +1,126 @@
+"""Bradley-Terry (logistic Elo) maximum-likelihood fits with draws counted as half a win, as Ordo does.
+
+The model: player ``i`` scores ``p_ij = 1 / (1 + 10 ** (-(r_i - r_j) / 400))``
+against player ``j``.  A draw is half a win and half a loss, so the results of
+a pairing reduce to ``s_ij`` (``i``'s points) out of ``n_ij`` games and the
+log-likelihood is ``sum s_ij log p_ij + (n_ij - s_ij) log(1 - p_ij)``.  (A
+Davidson model would add a draw parameter; counting draws as half keeps one
+parameter per player and is what Ordo reports.)
+
+Two things keep the maximum finite when a player wins or loses everything:
+the fit is anchored (one player's rating is fixed), and ``prior_draws``
+virtual draws are added to chosen pairings (BayesElo's prior, but only where
+the caller puts it: between neighbouring ladder rungs, or between a rated
+player and each rung it met).  The 95% interval of each free rating comes
+from the observed information (the Hessian of the log-likelihood, inverted
+with the anchor removed): a normal approximation, as BayesElo's and Ordo's
+default error bars are.
+
+Example:
+    >>> import numpy as np
+    >>> scores = np.array([[0.0, 30.0], [70.0, 0.0]]); games = np.array([[0, 100], [100, 0]])
+    >>> fit = fit_ratings(scores, games, anchor=0)
+    >>> round(float(fit.ratings[1]), 1)   # 70% over 100 games: 400 log10(7/3)
+    147.2
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.stats import norm
+
+ELO_SCALE = 400.0 / math.log(10.0)
+"""Elo points per natural-log unit of the odds: ``r = ELO_SCALE * x``."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Ratings with their 95% intervals (``low``/``high``; the anchor's are its rating)."""
+
+    ratings: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
+def expected_score(diff: np.ndarray | float) -> np.ndarray:
+    """The expected score of a player ``diff`` Elo stronger."""
+    result: np.ndarray = 1.0 / (1.0 + np.power(10.0, -np.asarray(diff, dtype=float) / 400.0))
+    return result
+
+
+def _check(scores: np.ndarray, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s, n = np.asarray(scores, dtype=float), np.asarray(games, dtype=float)
+    if s.ndim != 2 or s.shape[0] != s.shape[1] or s.shape != n.shape:
+        raise ValueError(f"scores {s.shape} and games {n.shape} must be square matrices of one shape")
+    if np.any(n < 0) or np.any(s < 0) or np.any(s > n) or not np.allclose(n, n.T) or not np.allclose(s + s.T, n):
+        raise ValueError("games must be symmetric and non-negative, and scores[i, j] + scores[j, i] == games[i, j]")
+    return s, n
+
+
+def _negative_loglik(x: np.ndarray, s: np.ndarray, n: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """(-log-likelihood, its gradient, its Hessian) in natural units ``x`` (all players)."""
+    diff = x[:, None] - x[None, :]
+    p = 1.0 / (1.0 + np.exp(-diff))
+    # log p and log(1 - p) through logaddexp: exact even when a gap makes p round to 0 or 1
+    value = float(np.sum(s * -np.logaddexp(0.0, -diff) + (n - s) * -np.logaddexp(0.0, diff))) / 2.0
+    gradient = np.sum(s - n * p, axis=1)
+    weights = n * p * (1.0 - p)
+    hessian = np.diag(weights.sum(axis=1)) - weights
+    return -value, -gradient, hessian
+
+
+def fit_ratings(scores: np.ndarray, games: np.ndarray, anchor: int, anchor_rating: float = 0.0,
+                fixed: Optional[dict[int, float]] = None, confidence: float = 0.95) -> Fit:  # fmt: skip
+    """The maximum-likelihood Elo ratings of every player from pairwise results.
+
+    Args:
+        scores: ``scores[i, j]`` the points ``i`` took from ``j`` (a draw is 1/2), virtual draws included.
+        games: ``games[i, j]`` the games between them (symmetric).
+        anchor: the player whose rating is fixed at ``anchor_rating``.
+        fixed: more players with known ratings (rating one player against a fixed ladder).
+        confidence: the intervals' level.
+
+    Raises:
+        ValueError: mismatched or inconsistent matrices, or a player with no games.
+    """
+    s, n = _check(scores, games)
+    size = s.shape[0]
+    known = {anchor: anchor_rating, **(fixed or {})}
+    free = np.array([i for i in range(size) if i not in known], dtype=int)
+    idle = [int(i) for i in free if n[i].sum() == 0]
+    if idle:
+        raise ValueError(f"players {idle} have no games: their ratings are not defined")
+    base = np.zeros(size)
+    for i, rating in known.items():
+        base[i] = rating / ELO_SCALE
+
+    def objective(y: np.ndarray) -> tuple[float, np.ndarray]:
+        x = base.copy()
+        x[free] = y
+        value, gradient, _ = _negative_loglik(x, s, n)
+        return value, gradient[free]
+
+    def hessian(y: np.ndarray) -> np.ndarray:
+        x = base.copy()
+        x[free] = y
+        block: np.ndarray = _negative_loglik(x, s, n)[2][np.ix_(free, free)]
+        return block
+
+    start = np.full(len(free), float(np.mean(base[list(known)])))
+    result = minimize(objective, start, jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9})
+    x = base.copy()
+    x[free] = result.x
+    ratings = x * ELO_SCALE
+    for i, rating in known.items():
+        ratings[i] = rating  # exactly as given, not rounded through the natural units
+    half = np.zeros(size)
+    if len(free):
+        covariance = np.linalg.pinv(hessian(result.x))
+        z = float(norm.ppf(0.5 + confidence / 2.0))
+        half[free] = z * ELO_SCALE * np.sqrt(np.maximum(np.diag(covariance), 0.0))
+    return Fit(ratings, ratings - half, ratings + half)
