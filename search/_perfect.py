@@ -114,6 +114,33 @@ def budgeted_move(solver: Solver, position: Position, weak: bool, rng: np.random
     return _alphabeta(position, moves, scores, solver._nodes, started, seconds if time_ms is not None else None, nodes)
 
 
+def exact_move(solver: Solver, position: Position, time_ms: float, rng: np.random.Generator) -> Optional[BudgetedResult]:
+    """Steps 1 and 2 alone: the exact move if the solver decides every move within ``time_ms``, a proven win if it
+    finds one, else None (the caller searches instead).  :class:`search.agents.AlphaBetaAgent` with ``solve_ms``."""
+    started = time.perf_counter()
+    moves = centre_first(position)
+    solver._nodes, solver._seconds = 0, 0.0
+    scores: dict[Action, int] = {}
+    child = position.copy()
+    for move in moves:
+        child.play(move)
+        if child.winner is not None:
+            scores[move] = (position.game.n_cells + 1 - position.ply) // 2
+        child.undo()
+    finished = bool(scores) or _solve_moves(solver, child, moves, False, scores, None, started + time_ms / 1000.0)
+    seconds = time.perf_counter() - started
+    if finished:
+        best = max(scores.values())
+        choices = tuple(sorted(m for m, s in scores.items() if s == best))
+        move = choices[int(rng.integers(len(choices)))]
+        return BudgetedResult(move, "solver", float(best), solver._nodes, seconds, move_scores=scores, best_moves=choices)
+    wins = [m for m in moves if scores.get(m, 0) > 0]
+    if wins:
+        move = max(wins, key=lambda m: scores[m])
+        return BudgetedResult(move, "solver-partial", float(scores[move]), solver._nodes, seconds, move_scores=scores)
+    return None
+
+
 def _solve_moves(solver: Solver, child: Position, moves: list[Action], weak: bool, scores: dict[Action, int],
                  nodes: Optional[int], deadline: float) -> bool:  # fmt: skip
     """Solve every move into ``scores``; False as soon as the budget stops one (``child`` is the position, restored)."""

@@ -17,22 +17,26 @@ The grammar and its one parser: :mod:`search.agent_spec`.
 
 from __future__ import annotations
 
+import math
 import os
+import time
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 import numpy as np
 
 from games import Action, KInARow, Position
-from games.checks import INT64_MAX, check_int, check_optional_int, check_seed
+from games.checks import INT64_MAX, check_int, check_optional_int, check_optional_positive, check_seed
 from heuristics import Evaluator, get_spec, load_weights
+from search._perfect import exact_move
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search
-from search.errors import SearchError
+from search.errors import SearchError, UnsolvableGameError
+from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
-from search.solve import DEFAULT_TT_SIZE, PerfectAgent
+from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
 from search.threats import guard_move, threat_move
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
@@ -81,6 +85,12 @@ class AlphaBetaAgent:
             :attr:`last_result` stays alpha-beta's); only on
             boards without gravity and ``k >= 4``, ignored elsewhere.  None:
             :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
+        solve_ms: on games the exact solver fits (Connect-4 up to 64 bits,
+            small m,n,k boards), try it first for up to this many ms per
+            move: if it decides every move in time the move is exact (so a
+            drawn 5,5,4 is never lost), a proven win is played, else the
+            search runs with what is left of ``time_ms``.  None: off (the
+            solver's table is 32 MB).  Ignored where the solver does not fit.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -110,6 +120,7 @@ class AlphaBetaAgent:
         seed: Optional[int] = None,
         name: Optional[str] = None,
         tss_nodes: Optional[int] = None,
+        solve_ms: Optional[float] = None,
     ) -> None:
         own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
@@ -129,6 +140,8 @@ class AlphaBetaAgent:
         """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
         self._rng = np.random.default_rng(check_seed(seed))
+        self.solve_ms = check_optional_positive("solve_ms", solve_ms)
+        self._solver = _solver_for(game) if self.solve_ms is not None else None
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
@@ -144,10 +157,22 @@ class AlphaBetaAgent:
             moves = position.legal_moves()
             self.last_result = None
             return moves[int(self._rng.integers(len(moves)))]
+        started = time.perf_counter()
+        limit = self.limit
+        if self._solver is not None and self.solve_ms is not None:
+            exact = exact_move(self._solver, position, self.solve_ms, self._rng)
+            if exact is not None:  # the solver decided the position (or proved a win) in time: play it
+                score = 0.0 if exact.score == 0 else math.copysign(WIN_SCORE - 1, exact.score)
+                ply_left = self.game.n_cells - position.ply
+                self.last_result = SearchResult(exact.move, score, ply_left, exact.nodes, exact.seconds, (exact.move,))
+                return exact.move
+            if limit.time_ms is not None:  # the search gets what the solver left of the move's time
+                spent_ms = (time.perf_counter() - started) * 1000.0
+                limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
         self.last_result = threat_move(position, self.tss_nodes)
         if self.last_result is not None:
             return self.last_result.move
-        self.last_result = search(position, self.evaluator, self.limit, tt=self.table, rng=self._rng)
+        self.last_result = search(position, self.evaluator, limit, tt=self.table, rng=self._rng)
         return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def reset(self) -> None:
@@ -195,10 +220,19 @@ class MinimaxAgent:
         self._rng = np.random.default_rng(check_seed(seed))
 
 
+def _solver_for(game: KInARow) -> Optional[Solver]:
+    """The exact solver of ``game``, or None where it does not fit (``solve_ms`` is then ignored)."""
+    try:
+        return Solver(game)
+    except UnsolvableGameError:
+        return None
+
+
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
 _INT_KEYS = {"tt", "random_every", "seed", "weak", "tss_nodes"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
+
 _KEYS = {
-    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes"},
+    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes", "solve_ms"},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
@@ -213,7 +247,7 @@ def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
     try:
         if key in _INT_KEYS and not as_float:
             return int(value)
-        if FIELD_TYPES.get(key) is float or as_float:
+        if FIELD_TYPES.get(key) is float or key == "solve_ms" or as_float:
             return float(value)
     except ValueError:
         raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number") from None
@@ -238,7 +272,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     :class:`search.solve.PerfectAgent`); ``random``/``rules`` (seed);
     ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
     branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
-    one :class:`search.budget.Limit`), tt, random_every, seed, tss_nodes
+    one :class:`search.budget.Limit`), tt, random_every, seed, solve_ms (try the exact solver first), tss_nodes
     (threat-space search budget, 0: off), and any weight name of the heuristic
     as an override).
 
@@ -301,4 +335,4 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
     limit = Limit(**{name: values[name] for name in FIELDS if name in values})
     return AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
                           tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
-                          seed=values["seed"], tss_nodes=values.get("tss_nodes"))  # fmt: skip
+                          seed=values["seed"], tss_nodes=values.get("tss_nodes"), solve_ms=values.get("solve_ms"))  # fmt: skip

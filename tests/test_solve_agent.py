@@ -110,3 +110,22 @@ def test_reset_is_a_new_stamp_not_a_clear() -> None:
     assert agent.last_result is not None and fresh.last_result is not None
     assert (agent.last_result.move_scores, agent.last_result.nodes) == (fresh.last_result.move_scores,
                                                                         fresh.last_result.nodes)  # fmt: skip
+
+
+def test_an_alphabeta_agent_with_solve_ms_plays_exact_moves_where_the_solver_fits() -> None:
+    from games import MNK
+    from search.agents import make_agent
+    from search.solve import Solver
+    from tests.positions import random_position
+
+    game = MNK(4, 4, 4)
+    agent = make_agent("alphabeta:heuristic=mics,depth=1,tss_nodes=0,solve_ms=5000", game)
+    solver = Solver(game)
+    for seed in range(12):
+        position = random_position(game, seed)
+        best = solver.solve(position, moves=True)
+        move = agent.select_move(position)
+        assert best.move_scores[move] == max(best.move_scores.values()), position.move_string()
+    # a board the solver does not fit: the option is ignored and the search plays
+    big = make_agent("alphabeta:heuristic=mics,depth=1,solve_ms=50", MNK(15, 15, 5))
+    assert big.select_move(MNK(15, 15, 5).position("h8")) in MNK(15, 15, 5).position("h8").legal_moves()
