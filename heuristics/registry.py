@@ -20,6 +20,10 @@ HEURISTICS: dict[str, HeuristicSpec] = {module.SPEC.name: module.SPEC for module
 NAMES: tuple[str, ...] = tuple(HEURISTICS)
 """The registered names; ``NAMES.index(name)`` is the kernel id."""
 
+# --- incremental evaluation (issue 16 item 2): one flag per evaluator ---
+INCREMENTAL: frozenset[str] = frozenset({"windows", "mics"})
+"""Evaluators the array search keeps incrementally on free boards (heuristics._incremental; a test checks it)."""
+
 
 def get_spec(name: str) -> HeuristicSpec:
     """The spec of the evaluator called ``name``.

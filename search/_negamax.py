@@ -53,10 +53,13 @@ from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
+from heuristics._incremental import NONE, _generate_near, _move, _new_state, _value
+from heuristics._incremental import _order as _inc_order
 from search._settings import (
     S_ABORTED,
     S_BRANCHING,
     S_CHECK_TIME,
+    S_FROM_SCRATCH,
     S_HID,
     S_NODE_LIMIT,
     S_NODES,
@@ -232,7 +235,24 @@ def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.nda
 def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
              move_buf, key_buf, hist_buf, order_buf, deadline, root_noise):  # fmt: skip
-    """Fail-soft negamax alpha-beta value of the position (see the module docstring)."""
+    """Fail-soft negamax alpha-beta value of the position (see the module docstring).
+
+    On free boards the evaluators that support it are kept incrementally
+    (:mod:`heuristics._incremental`: equal values, so equal searches); the
+    state is built here, once per call, and ``settings[S_FROM_SCRATCH]`` turns it off.
+    """
+    state = _new_state(settings[S_HID], board, rules, settings[S_RADIUS], settings[S_FROM_SCRATCH] == 0, weights,
+                       windows)  # fmt: skip
+    return _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,
+                   tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+                   move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state)  # fmt: skip
+
+
+@njit(**JIT)
+def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
+            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+            move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state):  # fmt: skip
+    """``_negamax``'s recursion, with the incremental state (heuristics._incremental) kept in step with the board."""
     pv_len[ply] = ply
     if _budget_exhausted(settings, deadline):
         return 0.0
@@ -240,7 +260,11 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
     hid = settings[S_HID]
     if stones == rows * cols:
         return 0.0
+    incremental = state[0][0] != NONE
+    tracked = incremental or state[0][1] != 0  # anything to update on make and unmake
     if depth == 0:
+        if incremental:
+            return min(max(_value(state, rules, 1 + (stones & 1), weights), -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
         return _leaf(board, heights, stones, rules, hid, weights, windows)
 
     alpha_orig = alpha
@@ -263,7 +287,11 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
     moves = move_buf[ply]
     keys = key_buf[ply]
     hist = hist_buf[ply]
-    n = _generate(board, heights, stones, rules, settings[S_RADIUS], moves)
+    radius = settings[S_RADIUS]
+    if state[0][1] != 0 and stones > 0:  # the near counters give _generate's list in O(cells)
+        n = _generate_near(board, state[7], moves)
+    else:
+        n = _generate(board, heights, stones, rules, radius, moves)
     # A winning move is the best value there is: play it and stop.
     for i in range(n):
         cell = _cell_of(moves[i], heights, rules)
@@ -288,7 +316,10 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
         score = 0.0
         if ordering:
             if heuristic_order:
-                score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+                if incremental:
+                    score = _inc_order(state, board, rules, me, weights, cell)
+                else:
+                    score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
                 score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
             if action == killers[ply, 0] or action == killers[ply, 1]:
                 score += _KILLER_BONUS
@@ -314,13 +345,17 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
         cell = _cell_of(action, heights, rules)
         board[cell] = me
         heights[cell % cols] += 1
+        if tracked:
+            _move(state, board, rules, cell, me, 1, radius, weights)
         child_key = key ^ zobrist[me - 1, cell]
-        score = -_negamax(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
-                          rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
-                          tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, deadline,
-                          root_noise)  # fmt: skip
+        score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
+                         rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
+                         tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, deadline,
+                         root_noise, state)  # fmt: skip
         board[cell] = 0
         heights[cell % cols] -= 1
+        if tracked:
+            _move(state, board, rules, cell, me, -1, radius, weights)
         if settings[S_ABORTED]:
             return 0.0
         if score > best:
