@@ -52,9 +52,11 @@ from heuristics._mics import (
     _ADJACENT_MULT,
     _N_TOTALS,
     _OWN_THREAT_BONUS,
-    _add_cell,
+    _add_class,
+    _class_of,
     _combine,
     _fill_direction,
+    _powers,
     _tier_value,
     _tiers,
     _totals_value,
@@ -84,13 +86,15 @@ def _kind(hid: int, rules: Rules) -> int:
 @njit(**JIT)
 def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: bool, weights: np.ndarray,
                windows: np.ndarray) -> tuple[np.ndarray, ...]:  # fmt: skip
-    """The state of ``board`` (built from scratch): ``(meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near)``.
+    """The state of ``board``, built from scratch (the tuple in the order of the names below).
 
     board : int8[cells]; weights : float64[n_weights]; windows : int32[n_windows, k].
     ``enabled`` False (the search's from-scratch switch) keeps nothing.
     meta : int64[2]; w_counts : int32[2, n_windows]; w_hist : int64[(k+1)^2];
     w_start : int32[cells * 4], the window starting at a cell in a direction (-1: none);
-    w_pairs : float64[(k+1)^2]; m_stats : int64[2, cells, 4, 5]; m_totals : int64[_N_TOTALS + k]; near : int32[cells].
+    w_pairs : float64[(k+1)^2]; m_stats : int64[2, cells, 4, 5]; m_totals : int64[_N_TOTALS + k]; near : int32[cells];
+    m_class : int8[2, cells], how each empty cell entered the totals (``_mics._class_of``);
+    m_powers : float64[k + 2] (``_mics._powers``).
     """
     rows, cols, k = rules.rows, rules.cols, rules.k
     cells = rows * cols
@@ -119,11 +123,13 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
             w_start[first * 4 + d] = w
     m_stats = np.zeros((2, cells if kind == MICS else 0, 4, 5), dtype=np.int64)
     m_totals = np.zeros(_N_TOTALS + k if kind == MICS else 0, dtype=np.int64)
+    m_class = np.zeros((2, cells if kind == MICS else 0), dtype=np.int8)
+    m_powers = _powers(k, weights) if kind == MICS else np.zeros(0, dtype=np.float64)
     if kind == MICS:
         _, _, cap = _tiers(weights)
         for cell in range(cells):
             if board[cell] == 0:
-                _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, True)
+                _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
     near_on = enabled and rules.gravity == 0 and radius > 0
     meta[1] = int(near_on)
     near = np.zeros(cells if near_on else 0, dtype=np.int32)
@@ -131,7 +137,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
         for cell in range(cells):
             if board[cell] != 0:
                 _near_add(near, rows, cols, cell, radius, 1)
-    return meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near
+    return meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers
 
 
 @njit(**JIT)
@@ -144,28 +150,29 @@ def _near_add(near: np.ndarray, rows: int, cols: int, cell: int, radius: int, si
 
 
 @njit(**JIT)
-def _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, refill):  # type: ignore[no-untyped-def]
-    """Add empty ``cell``'s values of both players to the totals (recomputing all four directions if ``refill``)."""
+def _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers):  # type: ignore[no-untyped-def]
+    """Recompute empty ``cell``'s four directions for both players and add its values to the totals."""
     for p in range(2):
         stats = m_stats[p, cell]
-        if refill:
-            for d in range(4):
-                _fill_direction(board, rows, cols, k, cell, p + 1, d, stats[d])
-        tier, raw = _combine(stats, k, weights)
-        _add_cell(m_totals, 1 - 2 * p, stats, tier, raw, cap)
+        for d in range(4):
+            _fill_direction(board, rows, cols, k, cell, p + 1, d, stats[d])
+        tier, raw = _combine(stats, k, weights, m_powers)
+        m_class[p, cell] = _class_of(tier, raw, cap)
+        _add_class(m_totals, 1 - 2 * p, stats, m_class[p, cell])
 
 
 @njit(**JIT)
-def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals):  # type: ignore[no-untyped-def]
-    """Update the MICS state after ``board[cell]`` changed (a play or an undo: the board is already new)."""
+def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, m_powers):  # type: ignore[no-untyped-def]
+    """Update the MICS state after ``board[cell]`` changed (a play or an undo: the board is already new).
+
+    ``m_class`` keeps how each cell entered the totals, so taking it out needs no float work.
+    """
     _, _, cap = _tiers(weights)
     if board[cell] != 0:  # played: the cell leaves the sum (its stored values are stale from now on)
         for p in range(2):
-            stats = m_stats[p, cell]
-            tier, raw = _combine(stats, k, weights)
-            _add_cell(m_totals, 2 * p - 1, stats, tier, raw, cap)
+            _add_class(m_totals, 2 * p - 1, m_stats[p, cell], m_class[p, cell])
     else:  # undone: the cell's directions are recomputed and it joins the sum again
-        _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, True)
+        _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
     r0, c0 = cell // cols, cell % cols
     for d in range(4):
         dr = 0 if d == 0 else 1
@@ -181,11 +188,11 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals):  # type:
                     continue
                 for p in range(2):
                     stats = m_stats[p, x]
-                    tier, raw = _combine(stats, k, weights)
-                    _add_cell(m_totals, 2 * p - 1, stats, tier, raw, cap)
+                    _add_class(m_totals, 2 * p - 1, stats, m_class[p, x])
                     _fill_direction(board, rows, cols, k, x, p + 1, d, stats[d])
-                    tier, raw = _combine(stats, k, weights)
-                    _add_cell(m_totals, 1 - 2 * p, stats, tier, raw, cap)
+                    tier, raw = _combine(stats, k, weights, m_powers)
+                    m_class[p, x] = _class_of(tier, raw, cap)
+                    _add_class(m_totals, 1 - 2 * p, stats, m_class[p, x])
 
 
 @njit(**JIT)
@@ -211,11 +218,11 @@ def _windows_move(rules, cell, player, sign, w_counts, w_hist, w_start):  # type
 @njit(**JIT)
 def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ignore[no-untyped-def]
     """Update ``state`` after ``player`` played (sign 1) or took back (sign -1) ``cell``; ``board`` is already updated."""
-    meta, w_counts, w_hist, w_start, _, m_stats, m_totals, near = state
+    meta, w_counts, w_hist, w_start, _, m_stats, m_totals, near, m_class, m_powers = state
     if meta[0] == WINDOWS:
         _windows_move(rules, cell, player, sign, w_counts, w_hist, w_start)
     elif meta[0] == MICS:
-        _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals)
+        _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals, m_class, m_powers)
     if meta[1] != 0:
         _near_add(near, rules.rows, rules.cols, cell, radius, sign)
 
@@ -223,7 +230,7 @@ def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ig
 @njit(**JIT)
 def _value(state, rules, me, weights):  # type: ignore[no-untyped-def]
     """The evaluator's value for ``me`` (equal bit for bit to ``heuristics._dispatch._evaluate``); state kind not NONE."""
-    meta, _, w_hist, _, w_pairs, _, m_totals, _ = state
+    meta, w_hist, w_pairs, m_totals = state[0], state[2], state[4], state[6]
     if meta[0] == WINDOWS:
         total = _histogram_score(w_hist, w_pairs)
     else:
@@ -234,7 +241,7 @@ def _value(state, rules, me, weights):  # type: ignore[no-untyped-def]
 @njit(**JIT)
 def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-def]
     """The evaluator's ordering score of ``me`` playing empty ``cell`` (equal bit for bit to ``_dispatch._order``)."""
-    meta, w_counts, _, w_start, w_pairs, m_stats, _, _ = state
+    meta, w_counts, w_start, w_pairs, m_stats, m_powers = state[0], state[1], state[3], state[4], state[5], state[9]
     rows, cols, k = rules.rows, rules.cols, rules.k
     row, col = cell // cols, cell % cols
     if meta[0] == WINDOWS:  # _windows._order's terms in its order, counts read instead of counted
@@ -254,8 +261,8 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
         return change  # own/opp are the mover's counts, so the stone-1 table reads from the mover's side
     # MICS: _mics._order with the cell's stored directions in place of _player_cell
     t1, t2, cap = _tiers(weights)
-    tier_me, raw_me = _combine(m_stats[me - 1, cell], k, weights)
-    tier_op, raw_op = _combine(m_stats[2 - me, cell], k, weights)
+    tier_me, raw_me = _combine(m_stats[me - 1, cell], k, weights, m_powers)
+    tier_op, raw_op = _combine(m_stats[2 - me, cell], k, weights, m_powers)
     own_value = _tier_value(tier_me, raw_me, t1, t2, cap)
     if tier_me <= 2:
         own_value *= 1.0 + weights[_OWN_THREAT_BONUS]

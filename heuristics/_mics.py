@@ -252,11 +252,12 @@ def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # 
     windows : unused (the kernel walks lines itself). O(rows * cols * k).
     """
     assert me == 1 or me == 2
-    # The sum is taken over integer totals (_add_cell), not cell by cell: the
+    # The sum is taken over integer totals (_add_class), not cell by cell: the
     # incremental search state keeps the same totals, so both values are equal
     # bit for bit whatever the order of moves (heuristics._incremental).
     t1, t2, cap = _tiers(weights)
     stats = np.zeros((4, 5), dtype=np.int64)
+    powers = _powers(k, weights)
     playable = np.zeros(_N_TOTALS + k, dtype=np.int64)
     unplayable = np.zeros(_N_TOTALS + k, dtype=np.int64)
     for cell in range(rows * cols):
@@ -266,8 +267,8 @@ def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # 
         for player in (1, 2):
             for d in range(4):
                 _fill_direction(board, rows, cols, k, cell, player, d, stats[d])
-            tier, raw = _combine(stats, k, weights)
-            _add_cell(totals, 1 if player == 1 else -1, stats, tier, raw, cap)
+            tier, raw = _combine(stats, k, weights, powers)
+            _add_class(totals, 1 if player == 1 else -1, stats, _class_of(tier, raw, cap))
     total = _totals_value(playable, k, weights)
     if gravity:
         total += weights[_UNPLAYABLE_MULT] * _totals_value(unplayable, k, weights)
@@ -292,10 +293,20 @@ def _fill_direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, 
 
 
 @njit(**JIT)
-def _combine(stats: np.ndarray, k: int, weights: np.ndarray) -> tuple:
+def _powers(k: int, weights: np.ndarray) -> np.ndarray:
+    """float64[k + 2]: entry ``best`` (1..k) is ``_player_cell``'s ``mics_base ** (k - best)``, the same expression."""
+    powers = np.zeros(k + 2, dtype=np.float64)
+    for best in range(1, k + 1):
+        powers[best] = weights[_MICS_BASE] ** (k - best)
+    return powers
+
+
+@njit(**JIT)
+def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray) -> tuple:
     """``_player_cell`` from the four directions' values: the same tier and the same float ``raw``, bit for bit.
 
-    stats : int64[4, 5], rows ``_fill_direction`` wrote (same operations in the same order as ``_player_cell``).
+    stats : int64[4, 5], rows ``_fill_direction`` wrote (same operations in the same order as ``_player_cell``);
+    powers : float64[k + 2] from ``_powers``.
     """
     finish = False
     double = False
@@ -312,7 +323,7 @@ def _combine(stats: np.ndarray, k: int, weights: np.ndarray) -> tuple:
         if stats[d, 4] != 0:
             double = True
         raw += weights[_WINDOW_MULT] * n_windows + weights[_MY_CELL_MULT] * friendly
-        raw += weights[_MICS_MULT] * n_best * weights[_MICS_BASE] ** (k - best)
+        raw += weights[_MICS_MULT] * n_best * powers[best]
     if finish:
         return 1, raw
     if double or n_two >= 2:
@@ -321,16 +332,24 @@ def _combine(stats: np.ndarray, k: int, weights: np.ndarray) -> tuple:
 
 
 @njit(**JIT)
-def _add_cell(totals: np.ndarray, sign: int, stats: np.ndarray, tier: int, raw: float, cap: float) -> None:
+def _class_of(tier: int, raw: float, cap: float) -> int:
+    """How a player's cell value enters the totals: 1 finishing, 2 double threat, 3 clamped to the cap, 4 linear."""
+    if tier <= 2:
+        return tier
+    return 3 if raw > cap else 4
+
+
+@njit(**JIT)
+def _add_class(totals: np.ndarray, sign: int, stats: np.ndarray, klass: int) -> None:
     """Add (sign 1) or take away (sign -1) one player's cell value from the integer totals (see _N_TOTALS).
 
-    totals : int64[_N_TOTALS + k]; stats : int64[4, 5]; ``tier, raw`` from ``_combine(stats)``.
+    totals : int64[_N_TOTALS + k]; stats : int64[4, 5]; klass : ``_class_of`` the cell's ``_combine(stats)``.
     """
-    if tier == 1:
+    if klass == 1:
         totals[_T_FINISH] += sign
-    elif tier == 2:
+    elif klass == 2:
         totals[_T_DOUBLE] += sign
-    elif raw > cap:
+    elif klass == 3:
         totals[_T_CAPPED] += sign
     else:
         for d in range(4):

@@ -34,10 +34,11 @@ def _check(state: tuple, board: np.ndarray, game: KInARow, h: Evaluator, rng: np
                              h.windows, cell)  # fmt: skip
             assert _inc_order(state, board, rules, me, h.weight_array, cell) == scratch
     fresh = _new_state(h.kernel_id, board, rules, RADIUS, True, h.weight_array, h.windows)
-    for i in (0, 1, 2, 4, 6, 7):  # meta, window counts, histogram, pair values, totals, near counters
+    for i in (0, 1, 2, 4, 6, 7, 9):  # meta, window counts, histogram, pair values, totals, near counters, powers
         assert np.array_equal(state[i], fresh[i]), i
     if state[0][0] == MICS:  # the stored line codes of every empty cell (a stone's are stale by design)
         assert np.array_equal(state[5][:, empty], fresh[5][:, empty])
+        assert np.array_equal(state[8][:, empty], fresh[8][:, empty])
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
