@@ -53,7 +53,7 @@ from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
-from heuristics._incremental import NONE, _generate_near, _move, _new_state, _value
+from heuristics._incremental import MICS, NONE, _generate_near, _move, _new_state, _value, _value_after
 from heuristics._incremental import _order as _inc_order
 from search._settings import (
     S_ABORTED,
@@ -340,24 +340,35 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
 
     best = -_INF
     best_move = -1
+    frontier = depth == 1 and state[0][0] == MICS  # children are leaves: value them without a make and unmake
     for j in range(m):
         action = moves[order[j]]
         cell = _cell_of(action, heights, rules)
-        board[cell] = me
-        heights[cell % cols] += 1
-        if tracked:
-            _move(state, board, rules, cell, me, 1, radius, weights)
-        child_key = key ^ zobrist[me - 1, cell]
-        score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
-                         rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
-                         tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, deadline,
-                         root_noise, state)  # fmt: skip
-        board[cell] = 0
-        heights[cell % cols] -= 1
-        if tracked:
-            _move(state, board, rules, cell, me, -1, radius, weights)
-        if settings[S_ABORTED]:
-            return 0.0
+        if frontier:  # what the depth-0 child would do (count it, a full board is a draw, else its clipped value)
+            pv_len[ply + 1] = ply + 1
+            if _budget_exhausted(settings, deadline):
+                return 0.0
+            if stones + 1 == rows * cols:
+                score = -0.0
+            else:
+                leaf = _value_after(state, board, rules, cell, me, weights)
+                score = -min(max(leaf, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
+        else:
+            board[cell] = me
+            heights[cell % cols] += 1
+            if tracked:
+                _move(state, board, rules, cell, me, 1, radius, weights)
+            child_key = key ^ zobrist[me - 1, cell]
+            score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
+                             rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags,
+                             tt_moves, tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf,
+                             deadline, root_noise, state)  # fmt: skip
+            board[cell] = 0
+            heights[cell % cols] -= 1
+            if tracked:
+                _move(state, board, rules, cell, me, -1, radius, weights)
+            if settings[S_ABORTED]:
+                return 0.0
         if score > best:
             best = score
             best_move = action

@@ -9,7 +9,7 @@ import search.engine as engine
 from games import MNK, KInARow
 from heuristics import Evaluator
 from heuristics._dispatch import _evaluate, _order
-from heuristics._incremental import MICS, SUPPORTED, WINDOWS, _move, _new_state, _value
+from heuristics._incremental import MICS, SUPPORTED, WINDOWS, _move, _new_state, _value, _value_after
 from heuristics._incremental import _order as _inc_order
 from heuristics.registry import INCREMENTAL
 from search import search
@@ -33,6 +33,15 @@ def _check(state: tuple, board: np.ndarray, game: KInARow, h: Evaluator, rng: np
             scratch = _order(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, h.weight_array,
                              h.windows, cell)  # fmt: skip
             assert _inc_order(state, board, rules, me, h.weight_array, cell) == scratch
+    if state[0][0] == MICS:  # a frontier child's value without make and unmake, for the side to move after it
+        for cell in rng.choice(empty, size=min(len(empty), 5), replace=False):
+            for player in (1, 2):
+                board[cell] = player
+                after = _evaluate(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, 3 - player,
+                                  h.weight_array, h.windows)  # fmt: skip
+                board[cell] = 0
+                assert _value_after(state, board, rules, cell, player, h.weight_array) == after
+                assert board[cell] == 0
     fresh = _new_state(h.kernel_id, board, rules, RADIUS, True, h.weight_array, h.windows)
     for i in (0, 1, 2, 4, 6, 7, 9):  # meta, window counts, histogram, pair values, totals, near counters, powers
         assert np.array_equal(state[i], fresh[i]), i
