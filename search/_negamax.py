@@ -23,7 +23,10 @@ forced blocks, killers, then the heuristic's ordering score, history as the
 tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
 cost about what the leaf evaluations cost) and, with a branching factor q,
 only the q best are searched (seed 001's heap selection).  Nothing here copies a board: moves are made
-and unmade in place.
+and unmade in place.  On free boards, ``windows`` and ``mics`` are kept incrementally
+(:mod:`heuristics._incremental`: the state is built by ``_negamax`` at the root and updated by ``_search`` on
+every make and unmake; equal values bit for bit), and ``mics``' depth-1 nodes value their leaf children
+from the state without making the move.
 
 Argument bundles (all kernels):
 
