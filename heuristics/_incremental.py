@@ -95,7 +95,8 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
     w_pairs : float64[(k+1)^2]; m_stats : int64[2, cells, 4, 5]; m_totals : int64[_N_TOTALS + k]; near : int32[cells];
     m_class : int8[2, cells], how each empty cell entered the totals (``_mics._class_of``);
     m_powers : float64[k + 2] (``_mics._powers``); m_work_totals : int64[_N_TOTALS + k] and
-    m_work_stats : int64[4, 5], scratch of ``_value_after``.
+    m_work_stats : int64[4, 5], scratch of ``_value_after``; m_line : int64[5, 4k + 1] and
+    m_line_out : int64[2k - 1, 5], scratch of ``_line_stats``.
     """
     rows, cols, k = rules.rows, rules.cols, rules.k
     cells = rows * cols
@@ -140,7 +141,10 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
                 _near_add(near, rows, cols, cell, radius, 1)
     m_work_totals = np.zeros(m_totals.shape[0], dtype=np.int64)
     m_work_stats = np.zeros((4, 5), dtype=np.int64)
-    return meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers, m_work_totals, m_work_stats
+    m_line = np.zeros((5, 4 * k + 1) if kind == MICS else (5, 0), dtype=np.int64)
+    m_line_out = np.zeros((2 * k - 1 if kind == MICS else 0, 5), dtype=np.int64)
+    return (meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers, m_work_totals,
+            m_work_stats, m_line, m_line_out)  # fmt: skip
 
 
 @njit(**JIT)
@@ -165,7 +169,7 @@ def _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_cla
 
 
 @njit(**JIT)
-def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, m_powers):  # type: ignore[no-untyped-def]
+def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, m_powers, m_line, m_line_out):  # type: ignore[no-untyped-def]
     """Update the MICS state after ``board[cell]`` changed (a play or an undo: the board is already new).
 
     ``m_class`` keeps how each cell entered the totals, so taking it out needs no float work.
@@ -181,21 +185,19 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, 
         dr = 0 if d == 0 else 1
         dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
         # Only direction d of the empty cells within k - 1 on this line can see the changed cell.
-        for side in (-1, 1):
-            for step in range(1, k):
-                r, c = r0 + side * step * dr, c0 + side * step * dc
-                if not (0 <= r < rows and 0 <= c < cols):
-                    break
-                x = r * cols + c
-                if board[x] != 0:
+        for p in range(2):
+            _line_stats(board, rows, cols, k, cell, p + 1, d, m_line, m_line_out)
+            for t in range(1 - k, k):
+                r, c = r0 + t * dr, c0 + t * dc
+                if t == 0 or not (0 <= r < rows and 0 <= c < cols) or board[r * cols + c] != 0:
                     continue
-                for p in range(2):
-                    stats = m_stats[p, x]
-                    _add_class(m_totals, 2 * p - 1, stats, m_class[p, x])
-                    _fill_direction(board, rows, cols, k, x, p + 1, d, stats[d])
-                    tier, raw = _combine(stats, k, weights, m_powers)
-                    m_class[p, x] = _class_of(tier, raw, cap)
-                    _add_class(m_totals, 1 - 2 * p, stats, m_class[p, x])
+                x = r * cols + c
+                stats = m_stats[p, x]
+                _add_class(m_totals, 2 * p - 1, stats, m_class[p, x])
+                stats[d, :] = m_line_out[t + k - 1]
+                tier, raw = _combine(stats, k, weights, m_powers)
+                m_class[p, x] = _class_of(tier, raw, cap)
+                _add_class(m_totals, 1 - 2 * p, stats, m_class[p, x])
 
 
 @njit(**JIT)
@@ -226,7 +228,8 @@ def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ig
     if meta[0] == WINDOWS:
         _windows_move(rules, cell, player, sign, w_counts, w_hist, w_start)
     elif meta[0] == MICS:
-        _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals, m_class, m_powers)
+        _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals, m_class, m_powers,
+                   state[12], state[13])  # fmt: skip
     if meta[1] != 0:
         _near_add(near, rules.rows, rules.cols, cell, radius, sign)
 
@@ -313,24 +316,93 @@ def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no
     board[cell] = player
     for p in range(2):
         _add_class(totals, 2 * p - 1, m_stats[p, cell], m_class[p, cell])
+    line, line_out = state[12], state[13]
     r0, c0 = cell // cols, cell % cols
     for d in range(4):  # _mics_move's walk, with each changed direction written to a copy
         dr = 0 if d == 0 else 1
         dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        for side in (-1, 1):
-            for step in range(1, k):
-                r, c = r0 + side * step * dr, c0 + side * step * dc
-                if not (0 <= r < rows and 0 <= c < cols):
-                    break
-                x = r * cols + c
-                if board[x] != 0:
+        for p in range(2):
+            _line_stats(board, rows, cols, k, cell, p + 1, d, line, line_out)
+            for t in range(1 - k, k):
+                r, c = r0 + t * dr, c0 + t * dc
+                if t == 0 or not (0 <= r < rows and 0 <= c < cols) or board[r * cols + c] != 0:
                     continue
-                for p in range(2):
-                    _add_class(totals, 2 * p - 1, m_stats[p, x], m_class[p, x])
-                    work[:] = m_stats[p, x]
-                    _fill_direction(board, rows, cols, k, x, p + 1, d, work[d])
-                    tier, raw = _combine(work, k, weights, m_powers)
-                    _add_class(totals, 1 - 2 * p, work, _class_of(tier, raw, cap))
+                x = r * cols + c
+                _add_class(totals, 2 * p - 1, m_stats[p, x], m_class[p, x])
+                work[:] = m_stats[p, x]
+                work[d, :] = line_out[t + k - 1]
+                tier, raw = _combine(work, k, weights, m_powers)
+                _add_class(totals, 1 - 2 * p, work, _class_of(tier, raw, cap))
     board[cell] = 0
     total = _totals_value(totals, k, weights)
     return total if player == 2 else -total  # the side to move after the play is the other player
+
+
+@njit(**JIT)
+def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: ignore[no-untyped-def]
+    """``_mics._direction`` of ``player`` along direction ``d`` for every empty cell within ``k - 1`` of ``cell``.
+
+    One pass over the line (``<= 4k - 3`` cells) builds prefix sums of own
+    stones and of empty cells' positions and the next opponent stone; then each
+    target reads its reach, friendly count and windows from them, O(1) per
+    window instead of walking the board (O(k) per target, O(k^2) per line).
+    out : int64[2k - 1, 5], row ``t + k - 1`` for the cell ``t`` steps along the line (rows of
+    non-empty or off-board cells, and of ``cell`` itself, are not written); line : int64[5, 4k + 1] scratch.
+    """
+    dr = 0 if d == 0 else 1
+    dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+    r0, c0 = cell // cols, cell % cols
+    opponent = 3 - player
+    reach = 2 * k - 2  # a target is within k - 1 of cell, and sees k - 1 further
+    lo = 0
+    while lo > -reach and 0 <= r0 + (lo - 1) * dr < rows and 0 <= c0 + (lo - 1) * dc < cols:
+        lo -= 1
+    hi = 0
+    while hi < reach and 0 <= r0 + (hi + 1) * dr < rows and 0 <= c0 + (hi + 1) * dc < cols:
+        hi += 1
+    n = hi - lo + 1
+    own_sum, empty_pos_sum, next_opp, vals = line[0], line[1], line[2], line[3]
+    own_sum[0] = 0
+    empty_pos_sum[0] = 0
+    for i in range(n):  # index i is the cell lo + i steps along the line
+        t = lo + i
+        v = board[(r0 + t * dr) * cols + c0 + t * dc]
+        vals[i] = v
+        own_sum[i + 1] = own_sum[i] + (1 if v == player else 0)
+        empty_pos_sum[i + 1] = empty_pos_sum[i] + (i if v == 0 else 0)
+    next_opp[n] = n  # the line's end (board edge or beyond every target's reach) stops like an opponent stone
+    for i in range(n - 1, -1, -1):
+        next_opp[i] = i if vals[i] == opponent else next_opp[i + 1]
+    last_opp = -1
+    for i in range(n):
+        if vals[i] == opponent:
+            last_opp = i
+            continue
+        t = lo + i
+        if vals[i] != 0 or t == 0 or t < 1 - k or t > k - 1:
+            continue
+        row = out[t + k - 1]
+        back = min(k - 1, i - last_opp - 1)
+        ahead = min(k - 1, next_opp[i] - i - 1)
+        first, last = i - back, min(i, i + ahead - k + 1)
+        if last < first:
+            row[0], row[1], row[2], row[3], row[4] = 0, 0, k + 1, 0, 0
+            continue
+        best = k + 1
+        n_best = 0
+        completion = -1  # the other missing cell of the first window lacking 2 (-1: none yet)
+        double = 0
+        for s in range(first, last + 1):  # windows [s, s + k - 1], all free of the opponent
+            missing = k - (own_sum[s + k] - own_sum[s])
+            if missing < best:
+                best, n_best = missing, 1
+            elif missing == best:
+                n_best += 1
+            if missing == 2:  # two empty cells, the target and one other: their position sum less the target's
+                other = empty_pos_sum[s + k] - empty_pos_sum[s] - i
+                if completion == -1:
+                    completion = other
+                elif other != completion:
+                    double = 1
+        friendly = own_sum[i + ahead + 1] - own_sum[i - back]
+        row[0], row[1], row[2], row[3], row[4] = friendly, last - first + 1, best, n_best, double
