@@ -95,7 +95,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
     w_pairs : float64[(k+1)^2]; m_stats : int64[2, cells, 4, 5]; m_totals : int64[_N_TOTALS + k]; near : int32[cells];
     m_class : int8[2, cells], how each empty cell entered the totals (``_mics._class_of``);
     m_powers : float64[k + 2] (``_mics._powers``); m_work_totals : int64[_N_TOTALS + k] and
-    m_work_stats : int64[4, 5], scratch of ``_value_after``; m_line : int64[5, 4k + 1] and
+    m_work_stats : int64[4, 5], scratch of ``_value_after``; m_line : int64[7, 8k + 2] and
     m_line_out : int64[2k - 1, 5], scratch of ``_line_stats``.
     """
     rows, cols, k = rules.rows, rules.cols, rules.k
@@ -141,7 +141,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
                 _near_add(near, rows, cols, cell, radius, 1)
     m_work_totals = np.zeros(m_totals.shape[0], dtype=np.int64)
     m_work_stats = np.zeros((4, 5), dtype=np.int64)
-    m_line = np.zeros((5, 4 * k + 1) if kind == MICS else (5, 0), dtype=np.int64)
+    m_line = np.zeros((7, 8 * k + 2) if kind == MICS else (7, 0), dtype=np.int64)
     m_line_out = np.zeros((2 * k - 1 if kind == MICS else 0, 5), dtype=np.int64)
     return (meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers, m_work_totals,
             m_work_stats, m_line, m_line_out)  # fmt: skip
@@ -340,14 +340,19 @@ def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no
 
 @njit(**JIT)
 def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: ignore[no-untyped-def]
-    """``_mics._direction`` of ``player`` along direction ``d`` for every empty cell within ``k - 1`` of ``cell``.
+    """``_mics._direction`` of ``player`` along direction ``d`` for every empty cell within ``k - 1`` of ``cell``: O(k).
 
-    One pass over the line (``<= 4k - 3`` cells) builds prefix sums of own
-    stones and of empty cells' positions and the next opponent stone; then each
-    target reads its reach, friendly count and windows from them, O(1) per
-    window instead of walking the board (O(k) per target, O(k^2) per line).
+    One pass over the line (``n <= 4k - 3`` cells) builds prefix sums of own
+    stones and of empty cells' positions and the next opponent stone.  A
+    target's windows are the starts ``[first, last]``, both nondecreasing
+    along the line, so one sliding set serves every target: a monotone deque
+    gives the minimum missing count, a histogram of missing counts its
+    multiplicity, and a count of distinct "other empty cell" sums among the
+    windows lacking 2 the in-line double.  Each window enters and leaves the
+    set once: O(k) per line, O(1) per target.
     out : int64[2k - 1, 5], row ``t + k - 1`` for the cell ``t`` steps along the line (rows of
-    non-empty or off-board cells, and of ``cell`` itself, are not written); line : int64[5, 4k + 1] scratch.
+    non-empty or off-board cells, and of ``cell`` itself, are not written);
+    line : int64[7, 8k + 2] scratch (prefix sums, next opponent, cells, deque, histogram, sum counts).
     """
     dr = 0 if d == 0 else 1
     dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
@@ -361,7 +366,7 @@ def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: igno
     while hi < reach and 0 <= r0 + (hi + 1) * dr < rows and 0 <= c0 + (hi + 1) * dc < cols:
         hi += 1
     n = hi - lo + 1
-    own_sum, empty_pos_sum, next_opp, vals = line[0], line[1], line[2], line[3]
+    own_sum, empty_pos_sum, next_opp, vals, deque, hist, sums = line[0], line[1], line[2], line[3], line[4], line[5], line[6]
     own_sum[0] = 0
     empty_pos_sum[0] = 0
     for i in range(n):  # index i is the cell lo + i steps along the line
@@ -373,6 +378,13 @@ def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: igno
     next_opp[n] = n  # the line's end (board edge or beyond every target's reach) stops like an opponent stone
     for i in range(n - 1, -1, -1):
         next_opp[i] = i if vals[i] == opponent else next_opp[i + 1]
+    hist[: k + 2] = 0
+    sums[: 2 * n + 1] = 0
+    head = 0  # the deque is deque[head:tail], window starts with nondecreasing missing counts
+    tail = 0
+    set_lo = 0  # the set holds the windows starting in [set_lo, set_hi)
+    set_hi = 0
+    distinct = 0  # distinct empty-position sums among the set's windows lacking 2
     last_opp = -1
     for i in range(n):
         if vals[i] == opponent:
@@ -388,21 +400,42 @@ def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: igno
         if last < first:
             row[0], row[1], row[2], row[3], row[4] = 0, 0, k + 1, 0, 0
             continue
-        best = k + 1
-        n_best = 0
-        completion = -1  # the other missing cell of the first window lacking 2 (-1: none yet)
-        double = 0
-        for s in range(first, last + 1):  # windows [s, s + k - 1], all free of the opponent
-            missing = k - (own_sum[s + k] - own_sum[s])
-            if missing < best:
-                best, n_best = missing, 1
-            elif missing == best:
-                n_best += 1
-            if missing == 2:  # two empty cells, the target and one other: their position sum less the target's
-                other = empty_pos_sum[s + k] - empty_pos_sum[s] - i
-                if completion == -1:
-                    completion = other
-                elif other != completion:
-                    double = 1
+        if first > set_hi:  # nothing shared with the last target's windows: empty the set, start at first
+            while set_lo < set_hi:
+                distinct -= _leave(set_lo, k, own_sum, empty_pos_sum, hist, sums)
+                set_lo += 1
+            head = tail = 0
+            set_lo = set_hi = first
+        while set_lo < first:
+            distinct -= _leave(set_lo, k, own_sum, empty_pos_sum, hist, sums)
+            set_lo += 1
+        while head < tail and deque[head] < first:
+            head += 1
+        while set_hi <= last:  # enter window set_hi
+            missing = k - (own_sum[set_hi + k] - own_sum[set_hi])
+            hist[missing] += 1
+            if missing == 2:
+                pos_sum = empty_pos_sum[set_hi + k] - empty_pos_sum[set_hi]
+                sums[pos_sum] += 1
+                distinct += sums[pos_sum] == 1
+            while tail > head and k - (own_sum[deque[tail - 1] + k] - own_sum[deque[tail - 1]]) > missing:
+                tail -= 1
+            deque[tail] = set_hi
+            tail += 1
+            set_hi += 1
+        best = k - (own_sum[deque[head] + k] - own_sum[deque[head]])
         friendly = own_sum[i + ahead + 1] - own_sum[i - back]
-        row[0], row[1], row[2], row[3], row[4] = friendly, last - first + 1, best, n_best, double
+        # Windows lacking 2 hold the target and one other empty cell: distinct sums are distinct other cells.
+        row[0], row[1], row[2], row[3], row[4] = friendly, last - first + 1, best, hist[best], int(distinct >= 2)
+
+
+@njit(**JIT)
+def _leave(s, k, own_sum, empty_pos_sum, hist, sums):  # type: ignore[no-untyped-def]
+    """Take window ``s`` out of ``_line_stats``' set; return 1 if an empty-position sum left the set, else 0."""
+    missing = k - (own_sum[s + k] - own_sum[s])
+    hist[missing] -= 1
+    if missing == 2:
+        pos_sum = empty_pos_sum[s + k] - empty_pos_sum[s]
+        sums[pos_sum] -= 1
+        return 1 if sums[pos_sum] == 0 else 0
+    return 0
