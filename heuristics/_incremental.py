@@ -17,12 +17,13 @@ unmake:
   direction values and the in-line double flag (``m_stats``: the per-cell,
   per-direction line codes of seed 001), and integer totals of the board value
   (``m_totals``, see ``_mics._N_TOTALS``).  A move recomputes, for the
-  ``<= 2 (k - 1)`` cells on each line through it, that one direction (O(k) per
-  cell: O(k^2) per direction, the seed's bound; a sliding sweep could share the
-  window counts between neighbours and reach O(k), not done) and moves each
+  ``<= 2 (k - 1)`` cells on each line through it, that one direction, all of
+  them in one O(k) pass over the line (``_line_stats``: O(k) per direction
+  and player, the improvement seed 001 names over its O(k^2)), and moves each
   touched cell's value in the totals.  A leaf is ``_totals_value``, O(k); an
   ordering score combines the cell's stored directions, O(1) plus its 8
-  neighbours.
+  neighbours; a depth-1 node values its leaf children with ``_value_after``
+  (the update applied to a copy of the totals, no make and unmake).
 * every free board searched with a radius: the number of stones within the
   radius of each cell (``near``), so that move generation reads one counter per
   cell instead of scanning a (2r + 1)^2 square.
@@ -45,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 from games._rules import Rules
 from heuristics._dispatch import DISPATCH_ORDER
 from heuristics._mics import (
@@ -429,7 +430,7 @@ def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: igno
         row[0], row[1], row[2], row[3], row[4] = friendly, last - first + 1, best, hist[best], int(distinct >= 2)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _leave(s, k, own_sum, empty_pos_sum, hist, sums):  # type: ignore[no-untyped-def]
     """Take window ``s`` out of ``_line_stats``' set; return 1 if an empty-position sum left the set, else 0."""
     missing = k - (own_sum[s + k] - own_sum[s])

@@ -100,7 +100,7 @@ from numba import njit
 
 from games import KInARow
 from games._board import _playable
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 from heuristics.spec import HeuristicSpec, WeightSpec
 
 # Weight indices, in SPEC.weights order (plain ints: numba freezes them at compile time, and they never change).
@@ -301,7 +301,7 @@ def _powers(k: int, weights: np.ndarray) -> np.ndarray:
     return powers
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
 def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray) -> tuple:
     """``_player_cell`` from the four directions' values: the same tier and the same float ``raw``, bit for bit.
 
@@ -331,7 +331,7 @@ def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray)
     return 3, raw
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
 def _class_of(tier: int, raw: float, cap: float) -> int:
     """How a player's cell value enters the totals: 1 finishing, 2 double threat, 3 clamped to the cap, 4 linear."""
     if tier <= 2:
@@ -339,7 +339,7 @@ def _class_of(tier: int, raw: float, cap: float) -> int:
     return 3 if raw > cap else 4
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
 def _add_class(totals: np.ndarray, sign: int, stats: np.ndarray, klass: int) -> None:
     """Add (sign 1) or take away (sign -1) one player's cell value from the integer totals (see _N_TOTALS).
 
