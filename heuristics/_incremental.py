@@ -133,7 +133,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
         for cell in range(cells):
             if board[cell] == 0:
                 _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
-    near_on = enabled and rules.gravity == 0 and radius > 0
+    near_on = kind != NONE and radius > 0  # only with an evaluation state: others keep the plain search
     meta[1] = int(near_on)
     near = np.zeros(cells if near_on else 0, dtype=np.int32)
     if near_on:

@@ -246,6 +246,10 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
     """
     state = _new_state(settings[S_HID], board, rules, settings[S_RADIUS], settings[S_FROM_SCRATCH] == 0, weights,
                        windows)  # fmt: skip
+    if state[0][0] == NONE:  # nothing kept: the recursion gets None and numba compiles its state branches away
+        return _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,
+                       tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+                       move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, None)  # fmt: skip
     return _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,
                    tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
                    move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state)  # fmt: skip
@@ -255,7 +259,13 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
 def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
             move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state):  # fmt: skip
-    """``_negamax``'s recursion, with the incremental state (heuristics._incremental) kept in step with the board."""
+    """``_negamax``'s recursion, with the incremental state (heuristics._incremental) kept in step with the board.
+
+    ``state`` None (gravity, other evaluators, the from-scratch switch) is a
+    separate compilation in which every ``if state is not None`` block is
+    pruned (numba's dead-branch pruning on None arguments): the old search,
+    without the cost of passing a tuple of arrays down every call.
+    """
     pv_len[ply] = ply
     if _budget_exhausted(settings, deadline):
         return 0.0
@@ -263,10 +273,8 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
     hid = settings[S_HID]
     if stones == rows * cols:
         return 0.0
-    incremental = state[0][0] != NONE
-    tracked = incremental or state[0][1] != 0  # anything to update on make and unmake
     if depth == 0:
-        if incremental:
+        if state is not None:
             return min(max(_value(state, rules, 1 + (stones & 1), weights), -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
         return _leaf(board, heights, stones, rules, hid, weights, windows)
 
@@ -291,9 +299,11 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
     keys = key_buf[ply]
     hist = hist_buf[ply]
     radius = settings[S_RADIUS]
-    if state[0][1] != 0 and stones > 0:  # the near counters give _generate's list in O(cells)
-        n = _generate_near(board, state[7], moves)
-    else:
+    n = -1
+    if state is not None:
+        if state[0][1] != 0 and stones > 0:  # the near counters give _generate's list in O(cells)
+            n = _generate_near(board, state[7], moves)
+    if n < 0:
         n = _generate(board, heights, stones, rules, radius, moves)
     # A winning move is the best value there is: play it and stop.
     for i in range(n):
@@ -319,7 +329,7 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
         score = 0.0
         if ordering:
             if heuristic_order:
-                if incremental:
+                if state is not None:
                     score = _inc_order(state, board, rules, me, weights, cell)
                 else:
                     score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
@@ -343,11 +353,14 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
 
     best = -_INF
     best_move = -1
-    frontier = depth == 1 and state[0][0] == MICS  # children are leaves: value them without a make and unmake
+    frontier = False  # children are leaves: value them without a make and unmake (mics)
+    if state is not None:
+        frontier = depth == 1 and state[0][0] == MICS
     for j in range(m):
         action = moves[order[j]]
         cell = _cell_of(action, heights, rules)
-        if frontier:  # what the depth-0 child would do (count it, a full board is a draw, else its clipped value)
+        score = 0.0
+        if state is not None and frontier:  # what the depth-0 child would do (count it, a full board is a draw, else its clipped value)
             pv_len[ply + 1] = ply + 1
             if _budget_exhausted(settings, deadline):
                 return 0.0
@@ -359,7 +372,7 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
         else:
             board[cell] = me
             heights[cell % cols] += 1
-            if tracked:
+            if state is not None:
                 _move(state, board, rules, cell, me, 1, radius, weights)
             child_key = key ^ zobrist[me - 1, cell]
             score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
@@ -368,7 +381,7 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
                              deadline, root_noise, state)  # fmt: skip
             board[cell] = 0
             heights[cell % cols] -= 1
-            if tracked:
+            if state is not None:
                 _move(state, board, rules, cell, me, -1, radius, weights)
             if settings[S_ABORTED]:
                 return 0.0

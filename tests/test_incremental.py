@@ -87,7 +87,7 @@ def test_gravity_and_other_evaluators_keep_no_state() -> None:
     assert on_c4[0].tolist() == [0, 0]
     p = Evaluator("patterns", MNK(7, 7, 5))
     on_p = _new_state(p.kernel_id, np.zeros(49, dtype=np.int8), p.game.rules, RADIUS, True, p.weight_array, p.windows)
-    assert on_p[0].tolist() == [0, 1]  # no evaluation state, but the near counters for move generation
+    assert on_p[0].tolist() == [0, 0]  # no evaluation state: the plain search (state None)
 
 
 def test_registry_flags_the_supported_evaluators() -> None:
