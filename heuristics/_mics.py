@@ -80,8 +80,9 @@ Decisions where the seed is vague (each one a weight where it could matter):
   0.5: a threat above the stack is real but not yet playable); ``_order``
   scores only playable cells (its precondition).  Without gravity every empty
   cell is playable and the weight has no effect.
-- Complexity: the seed updates values incrementally in O(k^2) per move; here
-  they are computed from scratch per call.  One cell for one player and one
+- Complexity: the seed updates values incrementally in O(k^2) per move; the
+  kernels here compute them from scratch per call, and the array search keeps
+  them incrementally (:mod:`heuristics._incremental`).  One cell for one player and one
   direction is O(k) (one pass with a sliding count), so ``_order`` is O(k) per
   cell (8 directions x players, plus 8 neighbours) and ``_evaluate`` is
   O(rows * cols * k).
@@ -89,6 +90,8 @@ Decisions where the seed is vague (each one a weight where it could matter):
 Sizes: every k-in-a-row board the game core allows (up to 26x26, any k, with
 or without gravity); nothing is refused.
 """
+
+# mypy: disable-error-code="no-any-return"
 
 from __future__ import annotations
 
@@ -100,7 +103,7 @@ from numba import njit
 
 from games import KInARow
 from games._board import _playable
-from games._jit import JIT
+from games._jit import JIT, JIT_INLINE
 from heuristics.spec import HeuristicSpec, WeightSpec, power_or_inf
 
 # Weight indices, in SPEC.weights order (plain ints: numba freezes them at compile time, and they never change).
@@ -252,17 +255,124 @@ def _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows):  # 
     windows : unused (the kernel walks lines itself). O(rows * cols * k).
     """
     assert me == 1 or me == 2
+    # The sum is taken over integer totals (_add_class), not cell by cell: the
+    # incremental search state keeps the same totals, so both values are equal
+    # bit for bit whatever the order of moves (heuristics._incremental).
     t1, t2, cap = _tiers(weights)
-    total = 0.0
+    stats = np.zeros((4, 5), dtype=np.int64)
+    powers = _powers(k, weights)
+    playable = np.zeros(_N_TOTALS + k, dtype=np.int64)
+    unplayable = np.zeros(_N_TOTALS + k, dtype=np.int64)
     for cell in range(rows * cols):
         if board[cell] != 0:
             continue
-        tier_me, raw_me = _player_cell(board, rows, cols, k, cell, me, weights)
-        tier_op, raw_op = _player_cell(board, rows, cols, k, cell, 3 - me, weights)
-        value = _tier_value(tier_me, raw_me, t1, t2, cap) - _tier_value(tier_op, raw_op, t1, t2, cap)
-        if not _playable(board, heights, rows, cols, gravity, cell):
-            value *= weights[_UNPLAYABLE_MULT]
-        total += value
+        totals = playable if _playable(board, heights, rows, cols, gravity, cell) else unplayable
+        for player in (1, 2):
+            for d in range(4):
+                _fill_direction(board, rows, cols, k, cell, player, d, stats[d])
+            tier, raw = _combine(stats, k, weights, powers)
+            _add_class(totals, 1 if player == 1 else -1, stats, _class_of(tier, raw, cap))
+    total = _totals_value(playable, k, weights)
+    if gravity:
+        total += weights[_UNPLAYABLE_MULT] * _totals_value(unplayable, k, weights)
+    return total if me == 1 else -total
+
+
+# Integer totals over empty cells, stone 1's minus stone 2's (int64[_N_TOTALS + k]): cells in tier 1, in tier 2,
+# tier-3 cells clamped to the cap, then over the unclamped tier-3 cells the sums of windows and of friendly
+# stones, and from _N_TOTALS + best - 1 the sum of n_best per direction by its minimum missing count (1..k).
+_T_FINISH, _T_DOUBLE, _T_CAPPED, _T_WINDOWS, _T_FRIENDLY = 0, 1, 2, 3, 4
+_N_TOTALS = 5
+
+
+@njit(**JIT)
+def _fill_direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, d: int,
+                    out: np.ndarray) -> None:  # fmt: skip
+    """Write ``_direction``'s five values for direction ``d`` (0..3) into ``out`` (int64[5])."""
+    dr = 0 if d == 0 else 1
+    dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
+    friendly, n_windows, best, n_best, inline_double = _direction(board, rows, cols, k, cell, player, dr, dc)
+    out[0], out[1], out[2], out[3], out[4] = friendly, n_windows, best, n_best, int(inline_double)
+
+
+@njit(**JIT)
+def _powers(k: int, weights: np.ndarray) -> np.ndarray:
+    """float64[k + 2]: entry ``best`` (1..k) is ``_player_cell``'s ``mics_base ** (k - best)``, the same expression."""
+    powers = np.zeros(k + 2, dtype=np.float64)
+    for best in range(1, k + 1):
+        powers[best] = weights[_MICS_BASE] ** (k - best)
+    return powers
+
+
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray) -> tuple[int, float]:
+    """``_player_cell`` from the four directions' values: the same tier and the same float ``raw``, bit for bit.
+
+    stats : int64[4, 5], rows ``_fill_direction`` wrote (same operations in the same order as ``_player_cell``);
+    powers : float64[k + 2] from ``_powers``.
+    """
+    finish = False
+    double = False
+    n_two = 0
+    raw = 0.0
+    for d in range(4):
+        friendly, n_windows, best, n_best = stats[d, 0], stats[d, 1], stats[d, 2], stats[d, 3]
+        if n_windows == 0:
+            continue
+        if best == 1:
+            finish = True
+        if best == 2:
+            n_two += 1
+        if stats[d, 4] != 0:
+            double = True
+        raw += weights[_WINDOW_MULT] * n_windows + weights[_MY_CELL_MULT] * friendly
+        raw += weights[_MICS_MULT] * n_best * powers[best]
+    if finish:
+        return 1, raw
+    if double or n_two >= 2:
+        return 2, raw
+    return 3, raw
+
+
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+def _class_of(tier: int, raw: float, cap: float) -> int:
+    """How a player's cell value enters the totals: 1 finishing, 2 double threat, 3 clamped to the cap, 4 linear."""
+    if tier <= 2:
+        return tier
+    return 3 if raw > cap else 4
+
+
+@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+def _add_class(totals: np.ndarray, sign: int, stats: np.ndarray, klass: int) -> None:
+    """Add (sign 1) or take away (sign -1) one player's cell value from the integer totals (see _N_TOTALS).
+
+    totals : int64[_N_TOTALS + k]; stats : int64[4, 5]; klass : ``_class_of`` the cell's ``_combine(stats)``.
+    """
+    if klass == 1:
+        totals[_T_FINISH] += sign
+    elif klass == 2:
+        totals[_T_DOUBLE] += sign
+    elif klass == 3:
+        totals[_T_CAPPED] += sign
+    else:
+        for d in range(4):
+            if stats[d, 1] == 0:
+                continue
+            totals[_T_WINDOWS] += sign * stats[d, 1]
+            totals[_T_FRIENDLY] += sign * stats[d, 0]
+            totals[_N_TOTALS + stats[d, 2] - 1] += sign * stats[d, 3]
+
+
+@njit(**JIT)
+def _totals_value(totals: np.ndarray, k: int, weights: np.ndarray) -> float:
+    """Stone 1's value minus stone 2's from the integer totals: O(k), in one fixed order of float operations."""
+    t1, t2, cap = _tiers(weights)
+    total = t1 * totals[_T_FINISH] + t2 * totals[_T_DOUBLE] + cap * totals[_T_CAPPED]
+    total += weights[_WINDOW_MULT] * totals[_T_WINDOWS] + weights[_MY_CELL_MULT] * totals[_T_FRIENDLY]
+    for best in range(1, k + 1):
+        n = totals[_N_TOTALS + best - 1]
+        if n != 0:
+            total += weights[_MICS_MULT] * n * weights[_MICS_BASE] ** (k - best)
     return total
 
 

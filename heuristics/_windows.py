@@ -142,7 +142,10 @@ def _evaluate(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: i
     board : int8[rows * cols]; weights : float64[7]; windows : int32[n_windows, k].
     """
     assert me == 1 or me == 2
-    total = 0.0
+    # Summed through the histogram of window counts, not window by window: the
+    # incremental search state keeps that histogram, and the same float sum
+    # over it makes both values equal bit for bit (heuristics._incremental).
+    hist = np.zeros((k + 1) * (k + 1), dtype=np.int64)
     for w in range(windows.shape[0]):
         a = 0
         b = 0
@@ -152,7 +155,8 @@ def _evaluate(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: i
                 a += 1
             elif v == 2:
                 b += 1
-        total += _pair(a, b, k, weights)
+        hist[a * (k + 1) + b] += 1
+    total = _histogram_score(hist, _pair_table(k, weights))
     return total if me == 1 else -total
 
 
@@ -240,3 +244,27 @@ def _score_from_counts(counts: np.ndarray, k: int, me: int, weights: np.ndarray)
     for w in range(counts.shape[1]):
         total += _pair(counts[0, w], counts[1, w], k, weights)
     return total if me == 1 else -total
+
+
+@njit(**JIT)
+def _pair_table(k: int, weights: np.ndarray) -> np.ndarray:
+    """``_pair(a, b)`` for every pair of counts: float64[(k + 1) ** 2], index ``a * (k + 1) + b`` (0 where a + b > k)."""
+    table = np.zeros((k + 1) * (k + 1), dtype=np.float64)
+    for a in range(k + 1):
+        for b in range(k + 1 - a):
+            table[a * (k + 1) + b] = _pair(a, b, k, weights)
+    return table
+
+
+@njit(**JIT)
+def _histogram_score(hist: np.ndarray, table: np.ndarray) -> float:
+    """The score for stone 1 from the number of windows of each count pair, summed in index order.
+
+    hist : int64[(k + 1) ** 2], windows per ``a * (k + 1) + b``; table : float64[(k + 1) ** 2] from ``_pair_table``.
+    O(k^2), whatever the board size.
+    """
+    total = 0.0
+    for i in range(hist.shape[0]):
+        if hist[i] != 0:
+            total += hist[i] * table[i]
+    return total

@@ -23,7 +23,10 @@ forced blocks, killers, then the heuristic's ordering score, history as the
 tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
 cost about what the leaf evaluations cost) and, with a branching factor q,
 only the q best are searched (seed 001's heap selection).  Nothing here copies a board: moves are made
-and unmade in place.
+and unmade in place.  On free boards, ``windows`` and ``mics`` are kept incrementally
+(:mod:`heuristics._incremental`: the state is built by ``_negamax`` at the root and updated by ``_search`` on
+every make and unmake; equal values bit for bit), and ``mics``' depth-1 nodes value their leaf children
+from the state without making the move.
 
 Argument bundles (all kernels):
 
@@ -53,10 +56,13 @@ from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
+from heuristics._incremental import MICS, NONE, _generate_near, _move, _new_state, _value, _value_after
+from heuristics._incremental import _order as _inc_order
 from search._settings import (
     S_ABORTED,
     S_BRANCHING,
     S_CHECK_TIME,
+    S_FROM_SCRATCH,
     S_HID,
     S_NODE_LIMIT,
     S_NODES,
@@ -232,7 +238,34 @@ def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.nda
 def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
              move_buf, key_buf, hist_buf, order_buf, deadline, root_noise):  # fmt: skip
-    """Fail-soft negamax alpha-beta value of the position (see the module docstring)."""
+    """Fail-soft negamax alpha-beta value of the position (see the module docstring).
+
+    On free boards the evaluators that support it are kept incrementally
+    (:mod:`heuristics._incremental`: equal values, so equal searches); the
+    state is built here, once per call, and ``settings[S_FROM_SCRATCH]`` turns it off.
+    """
+    state = _new_state(settings[S_HID], board, rules, settings[S_RADIUS], settings[S_FROM_SCRATCH] == 0, weights,
+                       windows)  # fmt: skip
+    if state[0][0] == NONE:  # nothing kept: the recursion gets None and numba compiles its state branches away
+        return _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,
+                       tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+                       move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, None)  # fmt: skip
+    return _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,
+                   tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+                   move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state)  # fmt: skip
+
+
+@njit(**JIT)
+def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
+            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
+            move_buf, key_buf, hist_buf, order_buf, deadline, root_noise, state):  # fmt: skip
+    """``_negamax``'s recursion, with the incremental state (heuristics._incremental) kept in step with the board.
+
+    ``state`` None (gravity, other evaluators, the from-scratch switch) is a
+    separate compilation in which every ``if state is not None`` block is
+    pruned (numba's dead-branch pruning on None arguments): the old search,
+    without the cost of passing a tuple of arrays down every call.
+    """
     pv_len[ply] = ply
     if _budget_exhausted(settings, deadline):
         return 0.0
@@ -241,6 +274,8 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
     if stones == rows * cols:
         return 0.0
     if depth == 0:
+        if state is not None:
+            return min(max(_value(state, rules, 1 + (stones & 1), weights), -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
         return _leaf(board, heights, stones, rules, hid, weights, windows)
 
     alpha_orig = alpha
@@ -263,7 +298,13 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
     moves = move_buf[ply]
     keys = key_buf[ply]
     hist = hist_buf[ply]
-    n = _generate(board, heights, stones, rules, settings[S_RADIUS], moves)
+    radius = settings[S_RADIUS]
+    n = -1
+    if state is not None:
+        if state[0][1] != 0 and stones > 0:  # the near counters give _generate's list in O(cells)
+            n = _generate_near(board, state[7], moves)
+    if n < 0:
+        n = _generate(board, heights, stones, rules, radius, moves)
     # A winning move is the best value there is: play it and stop.
     for i in range(n):
         cell = _cell_of(moves[i], heights, rules)
@@ -288,7 +329,10 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
         score = 0.0
         if ordering:
             if heuristic_order:
-                score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+                if state is not None:
+                    score = _inc_order(state, board, rules, me, weights, cell)
+                else:
+                    score = _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, cell)
                 score = min(max(score, -_ORDER_LIMIT), _ORDER_LIMIT)
             if action == killers[ply, 0] or action == killers[ply, 1]:
                 score += _KILLER_BONUS
@@ -309,20 +353,38 @@ def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settin
 
     best = -_INF
     best_move = -1
+    frontier = False  # children are leaves: value them without a make and unmake (mics)
+    if state is not None:
+        frontier = depth == 1 and state[0][0] == MICS
     for j in range(m):
         action = moves[order[j]]
         cell = _cell_of(action, heights, rules)
-        board[cell] = me
-        heights[cell % cols] += 1
-        child_key = key ^ zobrist[me - 1, cell]
-        score = -_negamax(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
-                          rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves,
-                          tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf, deadline,
-                          root_noise)  # fmt: skip
-        board[cell] = 0
-        heights[cell % cols] -= 1
-        if settings[S_ABORTED]:
-            return 0.0
+        score = 0.0
+        if state is not None and frontier:  # what the depth-0 child would do (count it, a full board is a draw, else its clipped value)
+            pv_len[ply + 1] = ply + 1
+            if _budget_exhausted(settings, deadline):
+                return 0.0
+            if stones + 1 == rows * cols:
+                score = -0.0
+            else:
+                leaf = _value_after(state, board, rules, cell, me, weights)
+                score = -min(max(leaf, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
+        else:
+            board[cell] = me
+            heights[cell % cols] += 1
+            if state is not None:
+                _move(state, board, rules, cell, me, 1, radius, weights)
+            child_key = key ^ zobrist[me - 1, cell]
+            score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
+                             rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags,
+                             tt_moves, tt_stamps, killers, history, pv, pv_len, move_buf, key_buf, hist_buf, order_buf,
+                             deadline, root_noise, state)  # fmt: skip
+            board[cell] = 0
+            heights[cell % cols] -= 1
+            if state is not None:
+                _move(state, board, rules, cell, me, -1, radius, weights)
+            if settings[S_ABORTED]:
+                return 0.0
         if score > best:
             best = score
             best_move = action

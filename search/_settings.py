@@ -29,7 +29,8 @@ import numpy as np
     S_ARRAY,  # bitboard kernel: keep the array board in step (for an array evaluator)
     S_BIT_EVAL,  # bitboard kernel: the heuristic evaluates the bitboards themselves
     S_ORDER_DEPTH,  # bitboard kernel: smallest node depth using the heuristic's ordering score
-) = range(14)
+    S_FROM_SCRATCH,  # array kernel: 1 forces from-scratch evaluation (no incremental state, heuristics._incremental)
+) = range(15)
 S_SQUARE_VALUES = 16
 """First of the 64 entries of ``square_values`` by bit (bitboard kernel)."""
 N_SETTINGS = S_SQUARE_VALUES + 64

@@ -62,6 +62,7 @@ from search._settings import (
     S_BIT_EVAL,
     S_BRANCHING,
     S_CHECK_TIME,
+    S_FROM_SCRATCH,
     S_NODE_LIMIT,
     S_NODES,
     S_ORDER_DEPTH,
@@ -208,7 +209,7 @@ def _warm_clock() -> None:
 def _array_settings(position: Position, evaluator: Evaluator, branching: Optional[int], radius: Optional[int],
                     use_tt: bool = False, ordering: bool = False, tt_generation: int = 1) -> np.ndarray:  # fmt: skip
     """The array kernel's settings (:mod:`search._settings`): no node or time limit, counters zero."""
-    return new_settings(
+    settings = new_settings(
         evaluator.kernel_id,
         branching=branching or 0,
         radius=0 if position.game.gravity else (radius or 0),
@@ -216,6 +217,13 @@ def _array_settings(position: Position, evaluator: Evaluator, branching: Optiona
         ordering=ordering,
         tt_generation=tt_generation,
     )
+    settings[S_FROM_SCRATCH] = int(not INCREMENTAL)
+    return settings
+
+
+INCREMENTAL = True
+"""Internal switch (benchmarks, tests): False makes the array kernel evaluate from scratch at every node
+(``heuristics._incremental``; the values are equal either way, only the speed differs)."""
 
 
 def _time_mask(nodes: int, seconds: float) -> int:

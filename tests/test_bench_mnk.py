@@ -1,0 +1,53 @@
+"""scripts.bench_mnk: an end-to-end run on a tiny budget, and its usage errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scripts import bench_mnk
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_table_rows_with_depths_and_a_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_mnk.main(["--sizes", "7,7,5", "--heuristics", "windows,mics", "--time-ms", "30"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# bench_mnk:")
+    assert "speed-up" in lines[1]
+    body = [line.split() for line in lines[2:]]
+    assert [(r[0], r[1]) for r in body] == [("7,7,5", "windows"), ("7,7,5", "mics")]
+    for row in body:
+        assert int(row[2]) >= 1 and int(row[3]) >= 1  # the untimed first iteration always completes
+        scratch, incr = float(row[4].replace(",", "")), float(row[5].replace(",", ""))
+        assert row[6] == f"{incr / scratch:.1f}x"
+
+
+def test_measure_restores_the_switch() -> None:
+    import search.engine as engine
+
+    run = bench_mnk.measure((5, 5, 4), "windows", False, 20, 1)
+    assert run.depth >= 1 and run.nodes >= 1 and engine.INCREMENTAL is True
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--sizes", "7,7"], "'7,7' is not a board size rows,cols,k"),
+        (["--sizes", "7,7,9"], "'7,7,9' is not a playable board"),
+        (["--heuristics", "mics,nope"], "unknown heuristic 'nope'"),
+        (["--time-ms", "0"], "'0' is not an integer >= 1"),
+        (["--radius", "-1"], "'-1' is not an integer >= 0"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv: list[str], message: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "scripts.bench_mnk", *argv], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert message in done.stderr.splitlines()[-1]
+    assert "Traceback" not in done.stderr
