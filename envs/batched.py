@@ -29,13 +29,13 @@ import numpy as np
 
 from games import KInARow
 from games._bits import fits as bits_fit
+from games.position import _zobrist
 from search import _batchsearch as bk
 from search import _bitnegamax as bn
+from search._settings import S_BRANCHING, S_ORDERING, S_USE_TT, new_settings
 from search.agents import AlphaBetaAgent
 from search.engine import MAX_DEPTH, _bit_consts, _bit_settings
 from search.tt import _ENTRY, TableSizeError, allocate, physical_memory
-from search._settings import S_BRANCHING, S_ORDERING, S_USE_TT, new_settings
-from games.position import _zobrist
 
 
 class SearchStats(NamedTuple):
@@ -129,52 +129,16 @@ class AlphaBetaBatch(BatchOpponent):
         self.bits = bool(game.gravity and bits_fit(game.rows, game.cols))
         self.weights, self.windows = evaluator.weight_array, evaluator.windows
         self.zobrist = _zobrist(game.n_cells)
-        rows, cols, cells, actions = game.rows, game.cols, game.n_cells, game.n_actions
-        hid = evaluator.kernel_id
-        tiny3 = np.zeros((n, 1, 1), dtype=np.int64)
+        cols, cells = game.cols, game.n_cells
         if self.bits:
-            self.template = _bit_settings(game.rules, hid).copy()
-            self.template[S_BRANCHING] = limit.branching or 0
-            self.template[S_USE_TT], self.template[S_ORDERING] = 1, 1
-            self.consts = _bit_consts(game.rules, hid)
-            self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
-            size = min(bn.N_BIT_WEIGHTS, self.weights.size)
-            self.weights_pad[:size] = self.weights[:size]
-            max_ply = cells + 2  # engine._BitBuffers sizes by the cells left; the empty board's is the largest
-            self.work = np.zeros((n, *bn.work_shape(max_ply, cols)), dtype=np.int64)
-            self.frames = np.zeros((n, max_ply + 1, 3), dtype=np.uint64)
-            self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
-            self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
-            self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
-            self.move_buf = self.hist_buf = self.order_buf = tiny3
-            self.key_buf = np.zeros((n, 1, 1), dtype=np.float64)
-            self.killers = np.zeros((n, 1, 2), dtype=np.int32)
-            self.history = np.zeros((n, 2, 1), dtype=np.int64)
-            self.pv = np.zeros((n, 1, 1), dtype=np.int32)
-            self.pv_len = np.zeros((n, 1), dtype=np.int32)
+            self._bit_buffers(agent)
         else:
-            radius = 0 if game.gravity else (limit.radius or 0)
-            self.template = new_settings(hid, branching=limit.branching or 0, radius=radius, use_tt=True, ordering=True)
-            self.consts = np.zeros(bn.N_BIT_CONSTS, dtype=np.uint64)
-            self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
-            max_ply = min(self.depth_cap or cells, cells, MAX_DEPTH) + 2  # engine._Buffers
-            self.work = tiny3
-            self.frames = np.zeros((n, 1, 3), dtype=np.uint64)
-            self.keys = self.bounds = np.zeros((n, 1, 1), dtype=np.float64)
-            self.pv_out = np.zeros((n, 1), dtype=np.int64)
-            self.move_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
-            self.hist_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
-            self.order_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
-            self.key_buf = np.zeros((n, max_ply, actions), dtype=np.float64)
-            self.killers = np.zeros((n, max_ply, 2), dtype=np.int32)
-            self.history = np.zeros((n, 2, actions), dtype=np.int64)
-            self.pv = np.zeros((n, max_ply, max_ply), dtype=np.int32)
-            self.pv_len = np.zeros((n, max_ply), dtype=np.int32)
+            self._array_buffers(agent)
         self.settings = np.zeros((n, self.template.size), dtype=np.int64)
         self.board = np.zeros((n, cells), dtype=np.int8)
         self.heights = np.zeros((n, cols), dtype=np.int32)
         self._tables(n, agent.table.size)
-        self.noise = np.zeros((n, self.NOISE_ROWS, actions), dtype=np.float64)
+        self.noise = np.zeros((n, self.NOISE_ROWS, game.n_actions), dtype=np.float64)
         self.cursor = np.full(n, self.NOISE_ROWS, dtype=np.int64)
         self.generators: list[np.random.Generator] = [np.random.default_rng(0)] * n
         self.moves_made = np.zeros(n, dtype=np.int64)
@@ -182,6 +146,40 @@ class AlphaBetaBatch(BatchOpponent):
         self.nodes = np.zeros(n, dtype=np.int64)
         self.score = np.zeros(n, dtype=np.float64)
         self.searched = np.zeros(n, dtype=bool)
+
+    def _bit_buffers(self, agent: AlphaBetaAgent) -> None:
+        """Settings and per-board work arrays of the bitboard kernel (engine._BitBuffers, one per board)."""
+        game, n, limit = self.game, self.n, agent.limit
+        cols, cells, hid = game.cols, game.n_cells, agent.evaluator.kernel_id
+        self.template = _bit_settings(game.rules, hid).copy()
+        self.template[S_BRANCHING] = limit.branching or 0
+        self.template[S_USE_TT], self.template[S_ORDERING] = 1, 1
+        self.consts = _bit_consts(game.rules, hid)
+        self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
+        size = min(bn.N_BIT_WEIGHTS, self.weights.size)
+        self.weights_pad[:size] = self.weights[:size]
+        max_ply = cells + 2  # engine._BitBuffers sizes by the cells left; the empty board's is the largest
+        self.work = np.zeros((n, *bn.work_shape(max_ply, cols)), dtype=np.int64)
+        self.frames = np.zeros((n, max_ply + 1, 3), dtype=np.uint64)
+        self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
+        self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
+        self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
+
+    def _array_buffers(self, agent: AlphaBetaAgent) -> None:
+        """Settings and per-board buffers of the array kernel (engine._Buffers, one per board)."""
+        game, n, limit = self.game, self.n, agent.limit
+        cells, actions = game.n_cells, game.n_actions
+        radius = 0 if game.gravity else (limit.radius or 0)
+        self.template = new_settings(agent.evaluator.kernel_id, branching=limit.branching or 0, radius=radius)
+        max_ply = min(self.depth_cap or cells, cells, MAX_DEPTH) + 2
+        self.move_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
+        self.hist_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
+        self.order_buf = np.zeros((n, max_ply, actions), dtype=np.int64)
+        self.key_buf = np.zeros((n, max_ply, actions), dtype=np.float64)
+        self.killers = np.zeros((n, max_ply, 2), dtype=np.int32)
+        self.history = np.zeros((n, 2, actions), dtype=np.int64)
+        self.pv = np.zeros((n, max_ply, max_ply), dtype=np.int32)
+        self.pv_len = np.zeros((n, max_ply), dtype=np.int32)
 
     @staticmethod
     def supports(agent: object) -> bool:
@@ -220,13 +218,18 @@ class AlphaBetaBatch(BatchOpponent):
         out_move, out_depth, out_nodes = (np.zeros(m, dtype=np.int64) for _ in range(3))
         out_score = np.zeros(m, dtype=np.float64)
         parallel = self.parallel if self.parallel is not None else (m >= self.PARALLEL_FROM and numba.get_num_threads() > 1)
-        kernel = bk._replies_parallel if parallel else bk._replies
-        kernel(boards, np.ascontiguousarray(obs, dtype=np.int8), self.game.rules, self.bits, self.depth_cap,
-               self.node_budget, self.template, self.settings, self.consts, self.weights, self.weights_pad,
-               self.windows, self.zobrist, *self.tt_fields, self.generation, self.noise, self.cursor, self.board,
-               self.heights, self.work, self.frames, self.keys, self.bounds, self.pv_out, self.move_buf, self.key_buf,
-               self.hist_buf, self.order_buf, self.killers, self.history, self.pv, self.pv_len, out_move, out_score,
-               out_depth, out_nodes)  # fmt: skip
+        obs = np.ascontiguousarray(obs, dtype=np.int8)
+        common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
+        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
+        outputs = (out_move, out_score, out_depth, out_nodes)
+        if self.bits:
+            kernel = bk._bit_replies_parallel if parallel else bk._bit_replies
+            kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
+                   self.frames, self.keys, self.bounds, self.pv_out, *outputs)  # fmt: skip
+        else:
+            kernel = bk._array_replies_parallel if parallel else bk._array_replies
+            kernel(boards, obs, *common, self.weights, self.windows, self.zobrist, *tables, self.move_buf, self.key_buf,
+                   self.hist_buf, self.order_buf, self.killers, self.history, self.pv, self.pv_len, *outputs)  # fmt: skip
         replies[search] = out_move
         self.depth[boards], self.nodes[boards], self.score[boards] = out_depth, out_nodes, out_score + 0.0
         self.searched[boards] = True

@@ -12,13 +12,17 @@ score, the depth and the node count are those of the Python path, to the
 bit (``tests/test_batch_opponents.py`` checks it).
 
 Every board ``b`` owns a slice of each buffer (``work[b]``, ``tt_keys[b]``,
-...), so the boards are independent and :func:`_replies_parallel` can
-search them on several threads (``numba.prange``).
+...), so the boards are independent and the ``_parallel`` kernels can
+search them on several threads (``numba.prange``).  The bitboard kernels
+are cached; the array ones are not: ``_negamax`` is recursive, and numba
+cannot load a cached caller of a recursive kernel in a new process ("LLVM
+ERROR: Symbol not found: .numba.unresolved$..._negamax"), so they compile
+once per process (a few seconds).
 
 Arguments (``m`` boards pending, ``n`` boards in all; ``b = boards[j]``):
 
 boards : int64[m], obs : int8[m, 2, rows, cols] (plane 0 the stones of the side to move, row 0 on top)
-rules : games._rules.Rules; bits : use the bitboard kernel
+rules : games._rules.Rules
 depth_cap : int (0: none), node_budget : int (0: none)
 template : int64[N_SETTINGS], the settings every search starts from; settings : int64[n, N_SETTINGS] (scratch)
 consts : uint64[N_BIT_CONSTS], weights : float64[n_weights], weights_pad : float64[N_BIT_WEIGHTS],
@@ -41,7 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from games._bits import _from_board
-from games._jit import JIT, JIT_PARALLEL
+from games._jit import JIT, JIT_NO_CACHE, JIT_PARALLEL
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search._settings import S_ABORTED, S_CHECK_TIME, S_NODE_LIMIT, S_NODES, S_TT_GENERATION
@@ -79,54 +83,88 @@ def _zobrist_key(board: np.ndarray, zobrist: np.ndarray) -> np.uint64:
 
 
 @njit(**JIT)
-def _reply_one(j, boards, obs, rules, bits, depth_cap, node_budget, template, settings, consts, weights, weights_pad,  # type: ignore[no-untyped-def]
-               windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
-               board, heights, work, frames, keys, bounds, pv_out, move_buf, key_buf, hist_buf, order_buf, killers,
-               history, pv, pv_len, out_move, out_score, out_depth, out_nodes):  # fmt: skip
-    """Search pending board ``j`` (board ``boards[j]``) as engine.search would; write its results at ``j``."""
+def _root(j, boards, obs, rules, depth_cap, template, settings, generation, noise, cursor, board, heights):  # type: ignore[no-untyped-def]
+    """Set up pending board ``j``: its array board, settings and root noise; return ``(b, ply, max_depth, noise row)``."""
     b = boards[j]
     rows, cols = rules.rows, rules.cols
-    bd, hts = board[b], heights[b]
-    ply = _board_from_obs(obs[j], rows, cols, bd, hts)
+    ply = _board_from_obs(obs[j], rows, cols, board[b], heights[b])
     remaining = rows * cols - ply
     max_depth = min(depth_cap if depth_cap > 0 else remaining, remaining, MAX_DEPTH)
     s = settings[b]
     s[:] = template
     s[S_TT_GENERATION] = generation[b]
-    root_noise = noise[b, cursor[b]]
-    cursor[b] += 1
-    if bits:
-        w = work[b]
-        max_ply = w.shape[0] - 2
-        at = 2 * cols
-        for p in range(max_ply):  # engine._BitBuffers: no killers yet, history counters zero
-            w[p, at + bn.K_KILLER] = -1
-            w[p, at + bn.K_KILLER_2] = -1
-        w[max_ply, :] = 0
-        w[max_ply + 1, :] = 0
-        kb = keys[b]
-        kb[max_ply, :] = root_noise[:cols]
-        current, mask = _from_board(bd, rows, cols, ply)
-        depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, False, 0.0, np.inf, rules, s, consts,
-                                   weights, weights_pad, windows, bd, hts, tt_keys[b], tt_scores[b], tt_depths[b],
-                                   tt_flags[b], tt_moves[b], tt_stamps[b], w, frames[b], kb, bounds[b],
-                                   pv_out[b])  # fmt: skip
-        out_move[j], out_score[j], out_depth[j] = pv_out[b, 1], score, depth
-        out_nodes[j] = s[S_NODES]
-        return
-    kl, hist = killers[b], history[b]
+    row = cursor[b]
+    cursor[b] = row + 1
+    return b, ply, max_depth, row
+
+
+@njit(**JIT)
+def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
+             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+             work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+    """Search pending board ``j`` with the bitboard kernel as engine._bit_search would; write its results at ``j``."""
+    b, ply, max_depth, row = _root(j, boards, obs, rules, depth_cap, template, settings, generation, noise, cursor, board,
+                                   heights)  # fmt: skip
+    rows, cols = rules.rows, rules.cols
+    s, w, kb = settings[b], work[b], keys[b]
+    max_ply = w.shape[0] - 2
+    at = 2 * cols
+    for p in range(max_ply):  # engine._BitBuffers: no killers yet, history counters zero
+        w[p, at + bn.K_KILLER] = -1
+        w[p, at + bn.K_KILLER_2] = -1
+    w[max_ply, :] = 0
+    w[max_ply + 1, :] = 0
+    kb[max_ply, :] = noise[b, row, :cols]
+    current, mask = _from_board(board[b], rows, cols, ply)
+    depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, False, 0.0, np.inf, rules, s, consts, weights,
+                               weights_pad, windows, board[b], heights[b], tt_keys[b], tt_scores[b], tt_depths[b],
+                               tt_flags[b], tt_moves[b], tt_stamps[b], w, frames[b], kb, bounds[b], pv_out[b])  # fmt: skip
+    out_move[j], out_score[j], out_depth[j], out_nodes[j] = pv_out[b, 1], score, depth, s[S_NODES]
+
+
+@njit(**JIT)
+def _bit_replies(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
+                 tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+    """Search every pending board with the bitboard kernel, one after the other."""
+    for j in range(boards.shape[0]):
+        _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
+                 tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+
+
+@njit(**JIT_PARALLEL)  # cache=False: a parallel kernel (games._jit.JIT_PARALLEL)
+def _bit_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad,  # type: ignore[no-untyped-def]
+                          windows, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
+                          board, heights, work, frames, keys, bounds, pv_out, out_move, out_score, out_depth,
+                          out_nodes):  # fmt: skip
+    """:func:`_bit_replies` with the boards spread over numba's threads (each board touches only its own slices)."""
+    for j in prange(boards.shape[0]):
+        _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
+                 tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+
+
+@njit(**JIT_NO_CACHE)  # cache=False: it calls the recursive _negamax (see the module docstring)
+def _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,  # type: ignore[no-untyped-def]
+               tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights, move_buf,
+               key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
+               out_nodes):  # fmt: skip
+    """Search pending board ``j`` with the array kernel as engine._search would; write its results at ``j``."""
+    b, ply, max_depth, row = _root(j, boards, obs, rules, depth_cap, template, settings, generation, noise, cursor, board,
+                                   heights)  # fmt: skip
+    s, kl, hist = settings[b], killers[b], history[b]
     kl[:, :] = -1  # engine._Buffers: fresh per search, kept across its iterations
     hist[:, :] = 0
-    key = _zobrist_key(bd, zobrist)
+    key = _zobrist_key(board[b], zobrist)
     best_move, best_score, best_depth = -1, 0.0, 0
     for d in range(1, max_depth + 1):  # engine._search's loop over the array kernel, without a clock
-        first = best_depth == 0
-        s[S_NODE_LIMIT] = 0 if first else node_budget  # the depth-1 iteration always completes
+        s[S_NODE_LIMIT] = 0 if best_depth == 0 else node_budget  # the depth-1 iteration always completes
         s[S_CHECK_TIME] = 0
-        score = nm._negamax(bd, hts, key, ply, 0, d, -np.inf, np.inf, rules, s, weights, windows, zobrist, tt_keys[b],
-                            tt_scores[b], tt_depths[b], tt_flags[b], tt_moves[b], tt_stamps[b], kl, hist, pv[b],
-                            pv_len[b], move_buf[b], key_buf[b], hist_buf[b], order_buf[b], np.inf,
-                            root_noise)  # fmt: skip
+        score = nm._negamax(board[b], heights[b], key, ply, 0, d, -np.inf, np.inf, rules, s, weights, windows, zobrist,
+                            tt_keys[b], tt_scores[b], tt_depths[b], tt_flags[b], tt_moves[b], tt_stamps[b], kl, hist,
+                            pv[b], pv_len[b], move_buf[b], key_buf[b], hist_buf[b], order_buf[b], np.inf,
+                            noise[b, row])  # fmt: skip
         if s[S_ABORTED]:
             break
         best_move, best_score, best_depth = pv[b, 0, 0], score, d
@@ -135,28 +173,27 @@ def _reply_one(j, boards, obs, rules, bits, depth_cap, node_budget, template, se
     out_move[j], out_score[j], out_depth[j], out_nodes[j] = best_move, best_score, best_depth, s[S_NODES]
 
 
-@njit(**JIT)
-def _replies(boards, obs, rules, bits, depth_cap, node_budget, template, settings, consts, weights, weights_pad,  # type: ignore[no-untyped-def]
-             windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
-             board, heights, work, frames, keys, bounds, pv_out, move_buf, key_buf, hist_buf, order_buf, killers, history,
-             pv, pv_len, out_move, out_score, out_depth, out_nodes):  # fmt: skip
-    """Search every pending board, one after the other (see the module docstring for the arguments)."""
+@njit(**JIT_NO_CACHE)  # cache=False: it calls the recursive _negamax (see the module docstring)
+def _array_replies(boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,  # type: ignore[no-untyped-def]
+                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
+                   out_nodes):  # fmt: skip
+    """Search every pending board with the array kernel, one after the other."""
     for j in range(boards.shape[0]):
-        _reply_one(j, boards, obs, rules, bits, depth_cap, node_budget, template, settings, consts, weights, weights_pad,
-                   windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise,
-                   cursor, board, heights, work, frames, keys, bounds, pv_out, move_buf, key_buf, hist_buf, order_buf,
-                   killers, history, pv, pv_len, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+        _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,
+                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
+                   out_nodes)  # fmt: skip
 
 
-@njit(**JIT_PARALLEL)  # cache=False: numba cannot cache parallel (prange) kernels reliably; compiled once per process
-def _replies_parallel(boards, obs, rules, bits, depth_cap, node_budget, template, settings, consts, weights,  # type: ignore[no-untyped-def]
-                      weights_pad, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps,
-                      generation, noise, cursor, board, heights, work, frames, keys, bounds, pv_out, move_buf, key_buf,
-                      hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
-                      out_nodes):  # fmt: skip
-    """:func:`_replies` with the boards spread over numba's threads (each board touches only its own slices)."""
+@njit(**JIT_PARALLEL)  # cache=False: a parallel kernel (games._jit.JIT_PARALLEL)
+def _array_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
+                            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
+                            board, heights, move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len,
+                            out_move, out_score, out_depth, out_nodes):  # fmt: skip
+    """:func:`_array_replies` with the boards spread over numba's threads."""
     for j in prange(boards.shape[0]):
-        _reply_one(j, boards, obs, rules, bits, depth_cap, node_budget, template, settings, consts, weights, weights_pad,
-                   windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise,
-                   cursor, board, heights, work, frames, keys, bounds, pv_out, move_buf, key_buf, hist_buf, order_buf,
-                   killers, history, pv, pv_len, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+        _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,
+                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
+                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
+                   out_nodes)  # fmt: skip
