@@ -22,6 +22,7 @@ that dispatches itself: the interface is small on purpose.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple, Optional, Sequence
 
 import numba
@@ -32,9 +33,11 @@ from games._bits import fits as bits_fit
 from games.position import _zobrist
 from search import _batchsearch as bk
 from search import _bitnegamax as bn
-from search._settings import S_BRANCHING, S_ORDERING, S_USE_TT, new_settings
+from search import _negamax as nm
+from search._settings import S_ABORTED, S_BRANCHING, S_NODE_LIMIT, S_NODES, S_ORDERING, S_USE_TT, new_settings
 from search.agents import AlphaBetaAgent
 from search.engine import MAX_DEPTH, _bit_consts, _bit_settings
+from search.protocol import is_win_score
 from search.tt import _ENTRY, TableSizeError, allocate, physical_memory
 
 
@@ -220,20 +223,46 @@ class AlphaBetaBatch(BatchOpponent):
         parallel = self.parallel if self.parallel is not None else (m >= self.PARALLEL_FROM and numba.get_num_threads() > 1)
         obs = np.ascontiguousarray(obs, dtype=np.int8)
         common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
-        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
+        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)  # type: ignore[has-type]
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
             kernel = bk._bit_replies_parallel if parallel else bk._bit_replies
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
                    self.frames, self.keys, self.bounds, self.pv_out, *outputs)  # fmt: skip
         else:
-            kernel = bk._array_replies_parallel if parallel else bk._array_replies
-            kernel(boards, obs, *common, self.weights, self.windows, self.zobrist, *tables, self.move_buf, self.key_buf,
-                   self.hist_buf, self.order_buf, self.killers, self.history, self.pv, self.pv_len, *outputs)  # fmt: skip
+            for j in range(m):
+                self._array_search(j, boards, obs, outputs)
         replies[search] = out_move
         self.depth[boards], self.nodes[boards], self.score[boards] = out_depth, out_nodes, out_score + 0.0
         self.searched[boards] = True
         return replies
+
+    def _array_search(self, j: int, boards: np.ndarray, obs: np.ndarray, outputs: tuple[np.ndarray, ...]) -> None:
+        """Board ``boards[j]`` searched by the array kernel, iteration by iteration as engine._search does.
+
+        From Python, one call per iteration: the kernel is recursive, and numba
+        cannot call its cached code from another kernel (see :mod:`search._batchsearch`).
+        """
+        b, ply, max_depth, row = bk._root(j, boards, obs, self.game.rules, self.depth_cap, self.template, self.settings,
+                                          self.generation, self.noise, self.cursor, self.board, self.heights)  # fmt: skip
+        s, board, heights = self.settings[b], self.board[b], self.heights[b]
+        self.killers[b], self.history[b] = -1, 0  # engine._Buffers: fresh per search, kept across its iterations
+        key = np.uint64(bk._zobrist_key(board, self.zobrist))  # numba returns an int; the kernel wants uint64
+        keys, stamps = self.tt_fields[0][b], self.tt_fields[5][b]
+        scores, depths, flags, moves = (field[b] for field in self.tt_fields[1:5])
+        best = (-1, 0.0, 0)
+        for d in range(1, max_depth + 1):
+            s[S_NODE_LIMIT] = 0 if best[2] == 0 else self.node_budget  # the depth-1 iteration always completes
+            score = nm._negamax(board, heights, key, ply, 0, d, -math.inf, math.inf, self.game.rules, s, self.weights,
+                                self.windows, self.zobrist, keys, scores, depths, flags, moves, stamps, self.killers[b],
+                                self.history[b], self.pv[b], self.pv_len[b], self.move_buf[b], self.key_buf[b],
+                                self.hist_buf[b], self.order_buf[b], math.inf, self.noise[b, row])  # fmt: skip
+            if s[S_ABORTED]:
+                break
+            best = (int(self.pv[b, 0, 0]), float(score), d)
+            if is_win_score(score) or (self.node_budget and s[S_NODES] >= self.node_budget):
+                break
+        outputs[0][j], outputs[1][j], outputs[2][j], outputs[3][j] = best[0], best[1], best[2], s[S_NODES]
 
     def _draw(self, masks: np.ndarray, boards: np.ndarray, replies: np.ndarray) -> np.ndarray:
         """The generators' draws, in the agent's order; return the positions (in ``boards``) that search.

@@ -44,11 +44,6 @@ JIT_PARALLEL: dict[str, Any] = {**JIT, "cache": False, "parallel": True}
 cache does not reliably hold parallel kernels (their thread-pool glue is
 built per process), so they compile once per process instead."""
 
-JIT_NO_CACHE: dict[str, Any] = {**JIT, "cache": False}
-"""For kernels numba cannot load from its cache in a new process: a caller of
-the recursive ``search._negamax._negamax`` (its recursion placeholder symbol
-stays unresolved on load).  They compile once per process."""
-
 KERNEL_PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
 _STAMP = "kernel-sources.sha1"
 

@@ -1,23 +1,26 @@
-"""Alpha-beta replies for many boards in one numba call: a loop over boards calling the search kernels.
+"""Alpha-beta replies for many boards in one numba call: a loop over boards calling the bitboard search.
 
 Each board's search is the one :func:`search.engine.search` runs for a
 seeded :class:`search.agents.AlphaBetaAgent` with a depth and/or node budget
-(no time budget): the bitboard kernel's whole iterative deepening
-(:func:`search._bitnegamax._iterate`) for gravity boards that fit 64 bits,
-else the array kernel (:func:`search._negamax._negamax`) one iteration at a
-time, with the same settings, the same fresh per-search buffers (killers
-and history start empty), the same per-board transposition table kept
-across a game's moves, and the same root tie-break noise.  So the move, the
-score, the depth and the node count are those of the Python path, to the
-bit (``tests/test_batch_opponents.py`` checks it).
+(no time budget) on a gravity board that fits 64 bits: the bitboard
+kernel's whole iterative deepening (:func:`search._bitnegamax._iterate`),
+with the same settings, the same fresh per-search buffers (killers and
+history start empty), the same per-board transposition table kept across a
+game's moves, and the same root tie-break noise.  So the move, the score,
+the depth and the node count are those of the Python path, to the bit
+(``tests/test_batch_opponents.py`` checks it).
 
 Every board ``b`` owns a slice of each buffer (``work[b]``, ``tt_keys[b]``,
-...), so the boards are independent and the ``_parallel`` kernels can
-search them on several threads (``numba.prange``).  The bitboard kernels
-are cached; the array ones are not: ``_negamax`` is recursive, and numba
-cannot load a cached caller of a recursive kernel in a new process ("LLVM
-ERROR: Symbol not found: .numba.unresolved$..._negamax"), so they compile
-once per process (a few seconds).
+...), so the boards are independent and :func:`_bit_replies_parallel` can
+search them on several threads (``numba.prange``).
+
+The array kernel (:func:`search._negamax._negamax`, every other board) is
+not called from here: it is recursive, and numba cannot link a caller to
+its cached code in a new process ("LLVM ERROR: Symbol not found:
+.numba.unresolved$..._negamax", which aborts the interpreter), so
+:class:`envs.batched.AlphaBetaBatch` runs its iterations from Python, board
+by board, as the engine does; only the board set-up (:func:`_board_from_obs`)
+comes from here.
 
 Arguments (``m`` boards pending, ``n`` boards in all; ``b = boards[j]``):
 
@@ -26,16 +29,13 @@ rules : games._rules.Rules
 depth_cap : int (0: none), node_budget : int (0: none)
 template : int64[N_SETTINGS], the settings every search starts from; settings : int64[n, N_SETTINGS] (scratch)
 consts : uint64[N_BIT_CONSTS], weights : float64[n_weights], weights_pad : float64[N_BIT_WEIGHTS],
-    windows : int32[n_windows, k], zobrist : uint64[2, cells]
+    windows : int32[n_windows, k]
 tt_keys .. tt_stamps : [n, size] (each row one board's table), generation : int64[n] (each table's stamp)
-noise : float64[n, c, n_actions] root tie-break noise (already scaled), cursor : int64[n], the row of
+noise : float64[n, r, n_actions] root tie-break noise (already scaled), cursor : int64[n], the row of
     ``noise[b]`` the next search takes (advanced here)
 board : int8[n, cells], heights : int32[n, cols] (scratch, rebuilt from ``obs``)
-bitboard kernel: work : int64[n, *work_shape], frames : uint64[n, max_ply + 1, 3],
-    keys : float64[n, max_ply + 1, cols], bounds : float64[n, max_ply + 1, 4], pv_out : int64[n, max_ply + 2]
-array kernel: move_buf, hist_buf, order_buf : int64[n, max_ply, n_actions], key_buf : float64[...],
-    killers : int32[n, max_ply, 2], history : int64[n, 2, n_actions], pv : int32[n, max_ply, max_ply],
-    pv_len : int32[n, max_ply]
+work : int64[n, *work_shape], frames : uint64[n, max_ply + 1, 3], keys : float64[n, max_ply + 1, cols],
+    bounds : float64[n, max_ply + 1, 4], pv_out : int64[n, max_ply + 2]
 out_move, out_depth, out_nodes : int64[m], out_score : float64[m]
 """
 
@@ -45,12 +45,10 @@ import numpy as np
 from numba import njit, prange
 
 from games._bits import _from_board
-from games._jit import JIT, JIT_NO_CACHE, JIT_PARALLEL
+from games._jit import JIT, JIT_PARALLEL
 from search import _bitnegamax as bn
-from search import _negamax as nm
-from search._settings import S_ABORTED, S_CHECK_TIME, S_NODE_LIMIT, S_NODES, S_TT_GENERATION
+from search._settings import S_NODES, S_TT_GENERATION
 from search.engine import MAX_DEPTH
-from search.protocol import HEURISTIC_LIMIT
 
 
 @njit(**JIT)
@@ -143,57 +141,3 @@ def _bit_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, 
         _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
                  work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip
-
-
-@njit(**JIT_NO_CACHE)  # cache=False: it calls the recursive _negamax (see the module docstring)
-def _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,  # type: ignore[no-untyped-def]
-               tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights, move_buf,
-               key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
-               out_nodes):  # fmt: skip
-    """Search pending board ``j`` with the array kernel as engine._search would; write its results at ``j``."""
-    b, ply, max_depth, row = _root(j, boards, obs, rules, depth_cap, template, settings, generation, noise, cursor, board,
-                                   heights)  # fmt: skip
-    s, kl, hist = settings[b], killers[b], history[b]
-    kl[:, :] = -1  # engine._Buffers: fresh per search, kept across its iterations
-    hist[:, :] = 0
-    key = _zobrist_key(board[b], zobrist)
-    best_move, best_score, best_depth = -1, 0.0, 0
-    for d in range(1, max_depth + 1):  # engine._search's loop over the array kernel, without a clock
-        s[S_NODE_LIMIT] = 0 if best_depth == 0 else node_budget  # the depth-1 iteration always completes
-        s[S_CHECK_TIME] = 0
-        score = nm._negamax(board[b], heights[b], key, ply, 0, d, -np.inf, np.inf, rules, s, weights, windows, zobrist,
-                            tt_keys[b], tt_scores[b], tt_depths[b], tt_flags[b], tt_moves[b], tt_stamps[b], kl, hist,
-                            pv[b], pv_len[b], move_buf[b], key_buf[b], hist_buf[b], order_buf[b], np.inf,
-                            noise[b, row])  # fmt: skip
-        if s[S_ABORTED]:
-            break
-        best_move, best_score, best_depth = pv[b, 0, 0], score, d
-        if abs(score) > HEURISTIC_LIMIT or (node_budget > 0 and s[S_NODES] >= node_budget):
-            break
-    out_move[j], out_score[j], out_depth[j], out_nodes[j] = best_move, best_score, best_depth, s[S_NODES]
-
-
-@njit(**JIT_NO_CACHE)  # cache=False: it calls the recursive _negamax (see the module docstring)
-def _array_replies(boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,  # type: ignore[no-untyped-def]
-                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
-                   out_nodes):  # fmt: skip
-    """Search every pending board with the array kernel, one after the other."""
-    for j in range(boards.shape[0]):
-        _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,
-                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
-                   out_nodes)  # fmt: skip
-
-
-@njit(**JIT_PARALLEL)  # cache=False: a parallel kernel (games._jit.JIT_PARALLEL)
-def _array_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
-                            tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
-                            board, heights, move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len,
-                            out_move, out_score, out_depth, out_nodes):  # fmt: skip
-    """:func:`_array_replies` with the boards spread over numba's threads."""
-    for j in prange(boards.shape[0]):
-        _array_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, weights, windows, zobrist, tt_keys,
-                   tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                   move_buf, key_buf, hist_buf, order_buf, killers, history, pv, pv_len, out_move, out_score, out_depth,
-                   out_nodes)  # fmt: skip
