@@ -6,8 +6,8 @@ waiting for a reply by opponent and calls each group's
 
 * :class:`AlphaBetaBatch`: an alpha-beta spec (``"alphabeta:depth=2"``, a
   weight file, an :class:`search.AlphaBetaAgent`) searched for all pending
-  boards in one numba call (:mod:`search._batchsearch`), in parallel over
-  boards when that pays.  Its moves are those the per-board agent would play
+  boards in one numba call (:mod:`search._batchsearch`; optionally parallel
+  over boards, which did not pay on a loaded 2-core machine).  Its moves are those the per-board agent would play
   for the same seeds (same search, same transposition-table contents, same
   seeded tie-breaks), so a vector env with it equals N single envs.
 * :class:`envs.policy.PolicyOpponent`: a frozen torch policy, one forward
@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple, Optional, Sequence
 
-import numba
 import numpy as np
 
 from games import KInARow
@@ -105,8 +104,12 @@ class AlphaBetaBatch(BatchOpponent):
     Args:
         agent: the settings to play (its own state is not used).
         n: number of boards.
-        parallel: search the boards on numba's threads; None decides per call
-            (threads available and at least :attr:`PARALLEL_FROM` boards pending).
+        parallel: search the boards on numba's threads (``numba.prange``; the
+            kernel then compiles once per process, about 20 s).  Off by
+            default: measured on this project's loaded 2-core machine it was
+            slower (depth 2, 256 boards: 23.8 us a board against 8.1 serial;
+            depth 4: 107 against 71).  Bitboard games only (the array search
+            runs board by board from Python).
 
     Raises:
         ValueError: the agent has a time budget (time budgets stay on the
@@ -114,12 +117,10 @@ class AlphaBetaBatch(BatchOpponent):
         TableSizeError: the ``n`` tables do not fit in this machine's memory.
     """
 
-    PARALLEL_FROM = 32
-    """Fewest pending boards searched in parallel when ``parallel`` is None."""
     NOISE_ROWS = 8
     """Root noise rows drawn per generator call (one call per 8 searches instead of one per search)."""
 
-    def __init__(self, agent: AlphaBetaAgent, n: int, *, parallel: Optional[bool] = None) -> None:
+    def __init__(self, agent: AlphaBetaAgent, n: int, *, parallel: bool = False) -> None:
         if not self.supports(agent):
             raise ValueError(f"agent {getattr(agent, 'name', agent)!r} cannot be batched: only AlphaBetaAgent with a "
                              "depth and/or node budget (no time_ms) can")  # fmt: skip
@@ -220,13 +221,12 @@ class AlphaBetaBatch(BatchOpponent):
         m = boards.size
         out_move, out_depth, out_nodes = (np.zeros(m, dtype=np.int64) for _ in range(3))
         out_score = np.zeros(m, dtype=np.float64)
-        parallel = self.parallel if self.parallel is not None else (m >= self.PARALLEL_FROM and numba.get_num_threads() > 1)
         obs = np.ascontiguousarray(obs, dtype=np.int8)
         common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
         tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)  # type: ignore[has-type]
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
-            kernel = bk._bit_replies_parallel if parallel else bk._bit_replies
+            kernel = bk._bit_replies_parallel if self.parallel else bk._bit_replies
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
                    self.frames, self.keys, self.bounds, self.pv_out, *outputs)  # fmt: skip
         else:
