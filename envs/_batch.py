@@ -12,7 +12,7 @@ a batch of N, so a seed gives the same episode either way.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -115,7 +115,8 @@ class BoardBatch:
         self.opponents = []
         if len(groups.groups) == 1 and isinstance(groups.groups[0], PerBoard):  # the common per-board case
             self.opponents = groups.groups[0].opponents
-        self.opponent = opponent
+        # As given; a list (one per board) comes only from the vector env, the single env passes one opponent.
+        self.opponent = cast(OpponentLike, opponent)
         self.params[K.P_OPP_RANDOM] = int(groups.all_random)
 
     def set_agent_plays(self, agent_plays: str) -> None:

@@ -223,7 +223,7 @@ class AlphaBetaBatch(BatchOpponent):
         out_score = np.zeros(m, dtype=np.float64)
         obs = np.ascontiguousarray(obs, dtype=np.int8)
         common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
-        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)  # type: ignore[has-type]
+        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
             kernel = bk._bit_replies_parallel if self.parallel else bk._bit_replies

@@ -100,7 +100,8 @@ class PolicyOpponent(BatchOpponent):
             for j, b in enumerate(np.asarray(boards).tolist()):
                 generator = self.generators.setdefault(b, np.random.default_rng(b))
                 logits[j] -= np.log(-np.log(generator.random(logits.shape[1])))
-        return np.argmax(logits, axis=1).astype(np.int64)
+        replies: np.ndarray = np.argmax(logits, axis=1).astype(np.int64)
+        return replies
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """One board: the move :meth:`reply_batch` would choose (a callable opponent for a single env)."""
