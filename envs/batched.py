@@ -5,9 +5,12 @@ waiting for a reply by opponent and calls each group's
 :meth:`BatchOpponent.reply_batch` once per step.  Three kinds ship:
 
 * :class:`AlphaBetaBatch`: an alpha-beta spec (``"alphabeta:depth=2"``, a
-  weight file, an :class:`search.AlphaBetaAgent`) searched for all pending
-  boards in one numba call (:mod:`search._batchsearch`; optionally parallel
-  over boards, which did not pay on a loaded 2-core machine).  Its moves are those the per-board agent would play
+  weight file, an :class:`search.AlphaBetaAgent`) with a depth and/or node
+  budget, searched for all pending boards in one numba call
+  (:mod:`search._batchsearch`; optionally parallel over boards) on gravity
+  boards that fit 64 bits; on array boards (m,n,k, larger Connect-4) one
+  search per board from Python, as the engine runs it (numba cannot call the
+  cached recursive array kernel from another kernel).  Its moves are those the per-board agent would play
   for the same seeds (same search, same transposition-table contents, same
   seeded tie-breaks), so a vector env with it equals N single envs.
 * :class:`envs.policy.PolicyOpponent`: a frozen torch policy, one forward
