@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple, Optional, Sequence
 
+import numba
 import numpy as np
 
 from games import KInARow
@@ -107,12 +108,15 @@ class AlphaBetaBatch(BatchOpponent):
     Args:
         agent: the settings to play (its own state is not used).
         n: number of boards.
-        parallel: search the boards on numba's threads (``numba.prange``; the
-            kernel then compiles once per process, about 20 s).  Off by
-            default: measured on this project's loaded 2-core machine it was
-            slower (depth 2, 256 boards: 23.8 us a board against 8.1 serial;
-            depth 4: 107 against 71).  Bitboard games only (the array search
-            runs board by board from Python).
+        parallel: search the boards on numba's threads (``numba.prange``; that
+            kernel is not cached: it compiles once per process, 15-30 s).
+            None (default): in parallel when numba has more than one thread and
+            at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
+            project's 2-core machine, shared with other jobs: in the env
+            benchmark (256 boards, depth 2) 151k steps/s against 82k serial;
+            with the other cores busy it can lose (one isolated run: 23.8 us a
+            board against 8.1).  Bitboard games only (the array search runs
+            board by board from Python).
 
     Raises:
         ValueError: the agent has a time budget (time budgets stay on the
@@ -120,10 +124,12 @@ class AlphaBetaBatch(BatchOpponent):
         TableSizeError: the ``n`` tables do not fit in this machine's memory.
     """
 
+    PARALLEL_FROM = 64
+    """Fewest pending boards searched on several threads when ``parallel`` is None (small batches skip the compile)."""
     NOISE_ROWS = 8
     """Root noise rows drawn per generator call (one call per 8 searches instead of one per search)."""
 
-    def __init__(self, agent: AlphaBetaAgent, n: int, *, parallel: bool = False) -> None:
+    def __init__(self, agent: AlphaBetaAgent, n: int, *, parallel: Optional[bool] = None) -> None:
         if not self.supports(agent):
             raise ValueError(f"agent {getattr(agent, 'name', agent)!r} cannot be batched: only AlphaBetaAgent with a "
                              "depth and/or node budget (no time_ms) can")  # fmt: skip
@@ -229,7 +235,8 @@ class AlphaBetaBatch(BatchOpponent):
         tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
-            kernel = bk._bit_replies_parallel if self.parallel else bk._bit_replies
+            threads = self.parallel if self.parallel is not None else m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
+            kernel = bk._bit_replies_parallel if threads else bk._bit_replies
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
                    self.frames, self.keys, self.bounds, self.pv_out, *outputs)  # fmt: skip
         else:

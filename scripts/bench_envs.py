@@ -15,8 +15,8 @@ Rows, all Connect-4 6x7 with uniformly random legal agent actions:
 5. the batched vector env against ``alphabeta:depth=2,tt=4096`` (one
    table of 4,096 slots per board), whose replies are searched for all
    boards in one numba call (:mod:`envs.batched`), and its ratio to row 4's
-   depth-2 single env, measured in the same run (goal: >= 20x); then the
-   same with the boards searched on numba's threads (``parallel=True``).
+   depth-2 single env, measured in the same run (goal: >= 20x): searched on
+   one thread, then on numba's threads (the default for 64 boards or more).
 
 Agent actions are drawn the same way for everyone from the action mask with
 a seeded numpy generator.  JIT warm-up happens before the clock starts and
@@ -119,15 +119,15 @@ def batched_run(seed: int, num_envs: int, opponent: object = "random") -> Run:
     return run
 
 
-def parallel_depth2(num_envs: int) -> object:
-    """``alphabeta:depth=2,tt=4096`` batched with ``parallel=True`` (an opponent object: the spec has no such key)."""
+def depth2(num_envs: int, parallel: bool) -> object:
+    """``alphabeta:depth=2,tt=4096`` batched, on numba's threads or not (an opponent object: the spec has no such key)."""
     from envs.batched import AlphaBetaBatch
     from games import CONNECT4
     from search.agents import AlphaBetaAgent, make_agent
 
     agent = make_agent("alphabeta:depth=2,tt=4096", CONNECT4)
     assert isinstance(agent, AlphaBetaAgent)
-    return AlphaBetaBatch(agent, num_envs, parallel=True)
+    return AlphaBetaBatch(agent, num_envs, parallel=parallel)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,10 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         (f"batched vector env, {args.num_envs} boards, random opponent", "batched", batched_run(args.seed, args.num_envs)),
         ("alphabeta/Connect4-v0, alphabeta:depth=2 opponent", "", single_run(args.seed, "alphabeta:depth=2")),
         ("alphabeta/Connect4-v0, alphabeta:depth=4 opponent", "", single_run(args.seed, "alphabeta:depth=4")),
-        (f"batched vector env, {args.num_envs} boards, alphabeta:depth=2 opponent", "",
+        (f"batched vector env, {args.num_envs} boards, alphabeta:depth=2 opponent, one thread", "",
+         batched_run(args.seed, args.num_envs, depth2(args.num_envs, parallel=False))),  # fmt: skip
+        (f"the same, boards searched on {numba.get_num_threads()} numba threads (the default)", "",
          batched_run(args.seed, args.num_envs, "alphabeta:depth=2,tt=4096")),  # fmt: skip
-        (f"the same, boards searched on {numba.get_num_threads()} numba threads", "",
-         batched_run(args.seed, args.num_envs, parallel_depth2(args.num_envs))),  # fmt: skip
     ]
     for _, _, run in ours:
         run(0.0)  # at least one episode: compiles or loads every kernel

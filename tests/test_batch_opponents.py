@@ -80,6 +80,30 @@ def test_batched_alpha_beta_plays_the_per_board_agents_games(game: KInARow, spec
     assert replies >= 3 * n
 
 
+def test_boards_searched_on_threads_get_the_same_replies() -> None:
+    """numba.prange over boards: each board touches only its own buffers, so the replies and stats do not change."""
+    rng, n = np.random.default_rng(9), 40
+    positions = []
+    while len(positions) < n:
+        position = CONNECT4.position()
+        for _ in range(int(rng.integers(0, 30))):
+            if position.is_terminal():
+                break
+            moves = position.legal_moves()
+            position.play(moves[int(rng.integers(len(moves)))])
+        if not position.is_terminal():
+            positions.append(position)
+    obs = np.stack([opponent_view(p) for p in positions])
+    masks = np.stack([p.legal_mask().astype(np.int8) for p in positions])
+    results = []
+    for parallel in (False, True):
+        batch = AlphaBetaBatch(make_agent("alphabeta:depth=3,tt=1024", CONNECT4), n, parallel=parallel)  # type: ignore[arg-type]
+        batch.new_episodes(np.arange(n), list(range(n)))
+        replies = batch.reply_batch(obs, masks, np.arange(n))
+        results.append((replies.tolist(), batch.nodes.tolist(), batch.score.tolist()))
+    assert results[0] == results[1]
+
+
 def test_noise_drawn_ahead_is_the_noise_drawn_per_search() -> None:
     """The batch draws 8 searches' root noise at once; the agent one search at a time: the same doubles."""
     ahead, one_by_one = np.random.default_rng(5), np.random.default_rng(5)
