@@ -2,19 +2,24 @@
 
 :class:`BoardBatch` owns the arrays of :mod:`envs._kernels`, validates what
 the environments pass in, and asks the opponents that live in Python
-(agents and callables) for their replies between two kernel calls.  The
+for their replies between two kernel calls: boards are grouped by opponent
+(:mod:`envs._groups`) and each group answers all its pending boards in one
+call (:class:`envs.batched.BatchOpponent`: alpha-beta in one numba call, a
+torch policy in one forward pass, anything else board by board).  The
 single environment is a batch of one board; the batched vector environment
 a batch of N, so a seed gives the same episode either way.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
 from envs import _kernels as K
-from envs.opponents import Opponent, OpponentLike, resolve_opponent
+from envs._groups import Groups, PerBoard, build_groups
+from envs.batched import describe
+from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
 from games.checks import check_finite, shown
 
@@ -61,7 +66,7 @@ class BoardBatch:
         illegal_reward: the agent's reward when an illegal action loses.
     """
 
-    def __init__(self, game: KInARow, n: int, opponent: OpponentLike, agent_plays: str, illegal_action: str,
+    def __init__(self, game: KInARow, n: int, opponent: Union[OpponentLike, Sequence[OpponentLike]], agent_plays: str, illegal_action: str,
                  illegal_reward: float) -> None:  # fmt: skip
         self.game = game
         self.n = n
@@ -82,26 +87,37 @@ class BoardBatch:
         self._one_action = np.zeros(1, dtype=np.int64)
         self._board_zero = np.zeros(1, dtype=np.int64)
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
+        """Board i's ``info["opponent_search"]``; see :meth:`opponent_search`, which also reads the arrays below."""
+        self.stat_depth = np.zeros(n, dtype=np.int64)  # batched groups' stats, valid where stat_kind == 1
+        self.stat_nodes = np.zeros(n, dtype=np.int64)
+        self.stat_score = np.zeros(n, dtype=np.float64)
+        self.stat_kind = np.zeros(n, dtype=np.int8)  # 0: none, 1: the arrays, 2: search_stats[i] (a dict)
         self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.rules = game.rules
         self.params[K.P_BITS] = int(game.uses_bitboard)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
         self.opponents: list[Opponent] = []
+        """The per-board Python opponents (agent objects, callables), board i's at i; empty if there are none."""
+        self.groups = Groups([], [], np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64), True)
         self.set_opponent(opponent)
         self.agent_plays = "first"
         self.set_agent_plays(agent_plays)
 
     # ------------------------------------------------------------ settings
-    def set_opponent(self, opponent: OpponentLike) -> None:
-        """Use ``opponent`` from the next reset of each board on (one copy per board: agents keep per-game state)."""
-        first = resolve_opponent(opponent, self.game, copy_objects=self.n > 1)
-        if first is None:
-            self.opponents = []
-        else:
-            rest = [resolve_opponent(opponent, self.game, copy_objects=True) for _ in range(self.n - 1)]
-            self.opponents = [first, *[o for o in rest if o is not None]]
-        self.opponent = opponent
-        self.params[K.P_OPP_RANDOM] = int(not self.opponents)
+    def set_opponent(self, opponent: Union[OpponentLike, Sequence[OpponentLike]]) -> None:
+        """Use ``opponent`` (one for all boards, or a list with one per board) from the next reset of each board on.
+
+        Agent objects are copied per board (agents keep per-game state); a
+        :class:`envs.batched.BatchOpponent` is shared (it keeps state per board).
+        """
+        groups = build_groups(opponent, self.game, self.n, self.rng, self.mask)
+        self.groups = groups
+        self.opponents = []
+        if len(groups.groups) == 1 and isinstance(groups.groups[0], PerBoard):  # the common per-board case
+            self.opponents = groups.groups[0].opponents
+        # As given; a list (one per board) comes only from the vector env, the single env passes one opponent.
+        self.opponent = cast(OpponentLike, opponent)
+        self.params[K.P_OPP_RANDOM] = int(groups.all_random)
 
     def set_agent_plays(self, agent_plays: str) -> None:
         """Take the side ``agent_plays`` from the next reset of each board on."""
@@ -131,10 +147,14 @@ class BoardBatch:
         # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
         draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
         self.rng[which] = [state for state, _ in draws]
-        if self.opponents:
-            for i, (_, opponent_seed) in zip(which.tolist(), draws):
-                self.search_stats[i] = None
-                self.opponents[i].new_episode(opponent_seed >> 1)
+        groups = self.groups
+        if groups.groups:
+            self._clear_stats(which)
+            seeds = np.array([opponent_seed >> 1 for _, opponent_seed in draws], dtype=object)
+            for g, group in enumerate(groups.groups):
+                mine = groups.group_of[which] == g
+                if mine.any():
+                    group.new_episodes(groups.local[which[mine]], seeds[mine].tolist())
         K._reset_boards(
             board=self.board,
             heights=self.heights,
@@ -149,7 +169,7 @@ class BoardBatch:
             params=self.params,
             rules=self.rules,
         )
-        if self.opponents:
+        if groups.groups:
             self._answer(which[self.meta[which, K.M_PENDING] == 1])
 
     def step(self, actions: np.ndarray, which: np.ndarray) -> None:
@@ -173,9 +193,8 @@ class BoardBatch:
             if refused.size:
                 i = int(refused[0])
                 raise IllegalMoveError(self._illegal_reason(i, int(actions[i])))
-        if self.opponents:
-            for i in which:
-                self.search_stats[i] = None
+        if self.groups.groups:
+            self._clear_stats(which)
         K._step_boards(
             board=self.board,
             heights=self.heights,
@@ -192,10 +211,9 @@ class BoardBatch:
             rules=self.rules,
             illegal_reward=self.illegal_reward,
         )
-        if self.opponents:
+        if self.groups.groups:
             pending = which[self.meta[which, K.M_PENDING] == 1]
-            for i in pending:
-                self.opponents[i].observe_move(int(self.meta[i, K.M_PLAYED]))
+            self._observe_agent_moves(pending)
             self._answer(pending)
             self._report_results(which[self.meta[which, K.M_OVER] != 0])
 
@@ -213,26 +231,45 @@ class BoardBatch:
         K._step_boards(self.board, self.heights, self.stones, self.history, self.meta, self.rng, self.obs, self.mask,
                        self.reward, self._one_action, self._board_zero, self.params, self.rules,
                        self.illegal_reward)  # fmt: skip
-        if self.opponents:
-            self.search_stats[0] = None
+        if self.groups.groups:
+            self._clear_stats(self._board_zero)
             if self.meta[0, K.M_PENDING]:
-                self.opponents[0].observe_move(int(self.meta[0, K.M_PLAYED]))
+                self._observe_agent_moves(self._board_zero)
                 self._answer(self._board_zero)
             if self.meta[0, K.M_OVER]:
                 self._report_results(self._board_zero)
 
+    def _clear_stats(self, which: np.ndarray) -> None:
+        """Forget the search stats of the boards ``which`` (they are about to move again)."""
+        self.stat_kind[which] = 0
+        for i in which.tolist():
+            self.search_stats[i] = None
+
+    def _observe_agent_moves(self, pending: np.ndarray) -> None:
+        """Tell the per-board opponents of the ``pending`` boards the agent's move (they follow the game)."""
+        groups = self.groups
+        for g, group in enumerate(groups.groups):
+            if isinstance(group, PerBoard):
+                mine = pending[groups.group_of[pending] == g]
+                if mine.size:
+                    group.observe_moves(groups.local[mine], self.meta[mine, K.M_PLAYED])
+
     def _answer(self, pending: np.ndarray) -> None:
-        """Ask the opponents of the ``pending`` boards for their moves and play them."""
+        """Ask each group of opponents once for the moves of its ``pending`` boards, and play them."""
         if not pending.size:
             return
-        for i in pending:
-            opponent = self.opponents[i]
-            obs = np.empty((2, self.game.rows, self.game.cols), dtype=np.int8)
-            K._observe_as(self.obs, i, obs)
-            reply = opponent.reply(obs, self.mask[i].copy())
-            opponent.observe_move(reply)
-            self.replies[i] = reply
-            self.search_stats[i] = opponent.search_stats()
+        groups = self.groups
+        for g, group in enumerate(groups.groups):
+            mine = pending if len(groups.groups) == 1 else pending[groups.group_of[pending] == g]
+            if not mine.size:
+                continue
+            obs = self.obs[mine[:, None], [1, 0]]  # each board from the opponent's side: planes swapped
+            masks = self.mask[mine]
+            local = groups.local[mine]
+            replies = np.asarray(group.reply_batch(obs, masks, local))
+            self._check_replies(group, mine, masks, replies)
+            self.replies[mine] = replies
+            self._record_stats(group, mine, local)
         K._reply_boards(
             board=self.board,
             heights=self.heights,
@@ -249,9 +286,50 @@ class BoardBatch:
         )
 
     def _report_results(self, ended: np.ndarray) -> None:
-        """Tell the opponents of the boards ``ended`` (just finished) who won (a league keeps win rates)."""
+        """Tell the per-board opponents of the boards ``ended`` (just finished) who won (a league keeps win rates).
+
+        Only per-board Python opponents (a league's :class:`envs.opponents.Opponent`) observe results; the
+        batched groups (alpha-beta in numba, a frozen policy) keep no win rates.
+        """
+        groups = self.groups
         for i in ended.tolist():
-            self.opponents[i].end_episode(int(self.meta[i, K.M_WINNER]), int(self.meta[i, K.M_STONE]) - 1)
+            g = int(groups.group_of[i])
+            group = groups.groups[g] if g >= 0 else None
+            if isinstance(group, PerBoard):
+                group.opponents[int(groups.local[i])].end_episode(int(self.meta[i, K.M_WINNER]), int(self.meta[i, K.M_STONE]) - 1)
+
+    def _check_replies(self, group: Any, boards: np.ndarray, masks: np.ndarray, replies: np.ndarray) -> None:
+        """Refuse a batch of replies with a wrong shape or an illegal move (naming the board and the move)."""
+        if replies.shape != boards.shape or replies.dtype.kind not in "iu":
+            raise IllegalMoveError(f"opponent {describe(group)!r} returned {replies!r} for {boards.size} boards: "
+                                   f"reply_batch must return {boards.size} integer actions")  # fmt: skip
+        inside = (replies >= 0) & (replies < masks.shape[1])
+        legal = inside & (masks[np.arange(boards.size), np.where(inside, replies, 0)] == 1)
+        if not legal.all():
+            j = int(np.flatnonzero(~legal)[0])
+            raise IllegalMoveError(f"opponent {describe(group)!r} chose the illegal action {int(replies[j])} on board "
+                                   f"{int(boards[j])}; legal actions: {np.flatnonzero(masks[j]).tolist()}")  # fmt: skip
+
+    def _record_stats(self, group: Any, boards: np.ndarray, local: np.ndarray) -> None:
+        """Keep what the group's searches report for ``info["opponent_search"]``."""
+        if isinstance(group, PerBoard):
+            for i, b in zip(boards.tolist(), local.tolist()):
+                self.search_stats[i] = group.stats[b]
+                self.stat_kind[i] = 2
+            return
+        stats = group.search_stats(local)
+        if stats is None:
+            return
+        self.stat_depth[boards], self.stat_nodes[boards], self.stat_score[boards] = stats.depth, stats.nodes, stats.score
+        self.stat_kind[boards] = np.where(stats.searched, 1, 0)
+
+    def opponent_search(self, i: int) -> Optional[dict[str, Any]]:
+        """Board i's ``info["opponent_search"]`` (a new dict), or None if its opponent's last reply was not searched."""
+        kind = self.stat_kind[i]
+        if kind == 1:
+            return {"depth": int(self.stat_depth[i]), "nodes": int(self.stat_nodes[i]), "score": float(self.stat_score[i])}
+        stats = self.search_stats[i] if kind == 2 else None
+        return None if stats is None else dict(stats)
 
     def _illegal_reason(self, i: int, action: int) -> str:
         """The game core's own message for an illegal ``action`` on board ``i``."""
@@ -289,7 +367,8 @@ class BoardBatch:
             "winner": meta[K.M_WINNER],
             "illegal_action": meta[K.M_ILLEGAL] == 1,
         }
-        stats = self.search_stats[i]
-        if stats is not None:
-            info["opponent_search"] = dict(stats)
+        if self.groups.groups:
+            stats = self.opponent_search(i)
+            if stats is not None:
+                info["opponent_search"] = stats
         return info, meta[K.M_OVER] == 1

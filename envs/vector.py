@@ -5,10 +5,14 @@ builds a :class:`KInARowVectorEnv`.  With the built-in random opponent a
 step is a single kernel call over all boards (agent moves, random replies,
 observations, masks).  Any other opponent (alpha-beta, rules, a weight file,
 an agent object, a callable) is asked board by board in Python between two
-kernel calls: the opponents keep per-game state (a transposition table, a
-move counter), so each board gets its own copy, built from the spec or
-deep-copied from the object.  Mind the table size: ``alphabeta:tt=4096``
-keeps 256 copies small.
+kernel calls, one call per kind of opponent (:mod:`envs.batched`): an
+alpha-beta spec (depth and/or node budget) searches every pending board in
+one numba call, a torch policy (:class:`envs.policy.PolicyOpponent`)
+evaluates them in one forward pass; the others (rules, minimax, perfect,
+time budgets, agent objects, callables) are asked board by board.  Each
+board keeps its own opponent state (a transposition table, a generator), so
+mind the table size: ``alphabeta:tt=4096`` keeps 256 tables small.
+``opponent=`` may also be a list with one opponent per board (a league).
 
 Sub-environment ``i`` behaves exactly like a single environment reset with
 seed ``seed + i`` (``reset(seed=seed)``) or ``seeds[i]`` (a list), the
@@ -47,7 +51,9 @@ class KInARowVectorEnv(VectorEnv):
     Args:
         game: the game of every board.
         num_envs: number of boards.
-        opponent, agent_plays, illegal_action, illegal_reward, dict_obs: as for
+        opponent: as for :class:`envs.Connect4Env` (the same for every board), or
+            a list or tuple with one opponent per board (a league).
+        agent_plays, illegal_action, illegal_reward, dict_obs: as for
             :class:`envs.Connect4Env`, the same for every board.
         render_mode: ``"rgb_array"`` or ``"ansi"`` (a tuple with one frame per board), or None.
         autoreset_mode: an :class:`gymnasium.vector.AutoresetMode` (or its value, e.g. ``"SameStep"``).
@@ -58,7 +64,7 @@ class KInARowVectorEnv(VectorEnv):
         game: KInARow,
         num_envs: int,
         *,
-        opponent: OpponentLike = "random",
+        opponent: Union[OpponentLike, Sequence[OpponentLike]] = "random",
         agent_plays: str = "first",
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
@@ -240,11 +246,28 @@ class KInARowVectorEnv(VectorEnv):
         for key, value in values.items():
             infos[key] = value
             infos[f"_{key}"] = present.copy()
-        if batch.opponents:  # only agents search
-            for i in which:
-                stats = batch.search_stats[i]
+        if batch.groups.groups:  # only opponents that search report
+            infos = self._search_infos(infos, which)
+        return infos
+
+    def _search_infos(self, infos: dict[str, Any], which: np.ndarray) -> dict[str, Any]:
+        """Add ``opponent_search`` of the boards ``which`` as ``_add_info`` board by board would (same dtypes)."""
+        batch = self._batch
+        kinds = batch.stat_kind[which]
+        if (kinds == 2).any():  # per-board opponents' dicts (a depth may be None): Gymnasium's own merging
+            for i in which.tolist():
+                stats = batch.opponent_search(i)
                 if stats is not None:
-                    infos = self._add_info(infos, {"opponent_search": dict(stats)}, int(i))
+                    infos = self._add_info(infos, {"opponent_search": stats}, i)
+            return infos
+        present = np.zeros(self.num_envs, dtype=bool)
+        present[which[kinds == 1]] = True
+        if present.any():  # batched searches: int depth and nodes, float score, zero where absent
+            search: dict[str, Any] = {}
+            for key, values in (("depth", batch.stat_depth), ("nodes", batch.stat_nodes), ("score", batch.stat_score)):
+                search[key] = np.where(present, values, 0).astype(values.dtype)
+                search[f"_{key}"] = present.copy()
+            infos["opponent_search"], infos["_opponent_search"] = search, present
         return infos
 
 

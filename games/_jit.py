@@ -39,6 +39,11 @@ JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
 """For the one kernel that reads the clock through an object-mode block,
 which needs the GIL (numba warns if such a kernel asks to release it)."""
 
+JIT_PARALLEL: dict[str, Any] = {**JIT, "cache": False, "parallel": True}
+"""For kernels that spread a loop over threads with ``numba.prange``: numba's
+cache does not reliably hold parallel kernels (their thread-pool glue is
+built per process), so they compile once per process instead."""
+
 KERNEL_PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
 _STAMP = "kernel-sources.sha1"
 

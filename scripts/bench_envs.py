@@ -11,7 +11,12 @@ Rows, all Connect-4 6x7 with uniformly random legal agent actions:
    vectorization_mode="vector_entry_point")``, random opponent: every board
    that steps counts (autoreset steps included, as for any vector env);
 4. the single env against alpha-beta opponents of depth 2 and 4
-   (``alphabeta:depth=d``, the default heuristic ``c4_features``).
+   (``alphabeta:depth=d``, the default heuristic ``c4_features``);
+5. the batched vector env against ``alphabeta:depth=2,tt=4096`` (one
+   table of 4,096 slots per board), whose replies are searched for all
+   boards in one numba call (:mod:`envs.batched`), and its ratio to row 4's
+   depth-2 single env, measured in the same run (goal: >= 20x): searched on
+   one thread, then on numba's threads (the default for 64 boards or more).
 
 Agent actions are drawn the same way for everyone from the action mask with
 a seeded numpy generator.  JIT warm-up happens before the clock starts and
@@ -29,6 +34,7 @@ import time
 from typing import Callable, Optional, Sequence
 
 import gymnasium as gym
+import numba
 import numpy as np
 from gymnasium.error import DependencyNotInstalled
 
@@ -40,6 +46,8 @@ Run = Callable[[float], int]
 """``run(seconds) -> steps``: play whole episodes (at least one) for about ``seconds``; return the steps taken."""
 
 TARGETS = {"single": 10.0, "batched": 100.0}
+OPPONENT_TARGET = 20.0
+"""Issue 17: the batched env with a depth-2 alpha-beta opponent at >= 20x the single env's steps/s."""
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
@@ -90,9 +98,10 @@ def single_run(seed: int, opponent: str) -> Run:
     return run
 
 
-def batched_run(seed: int, num_envs: int) -> Run:
-    """The batched vector env with ``num_envs`` boards and the random opponent."""
-    env = gym.make_vec("alphabeta/Connect4-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+def batched_run(seed: int, num_envs: int, opponent: object = "random") -> Run:
+    """The batched vector env with ``num_envs`` boards and ``opponent``."""
+    env = gym.make_vec("alphabeta/Connect4-v0", num_envs=num_envs, vectorization_mode="vector_entry_point",
+                       opponent=opponent)  # fmt: skip
     rng = np.random.default_rng(seed)
     _obs, infos = env.reset(seed=seed)
     state = {"infos": infos}
@@ -108,6 +117,17 @@ def batched_run(seed: int, num_envs: int) -> Run:
         return steps
 
     return run
+
+
+def depth2(num_envs: int, parallel: bool) -> object:
+    """``alphabeta:depth=2,tt=4096`` batched, on numba's threads or not (an opponent object: the spec has no such key)."""
+    from envs.batched import AlphaBetaBatch
+    from games import CONNECT4
+    from search.agents import AlphaBetaAgent, make_agent
+
+    agent = make_agent("alphabeta:depth=2,tt=4096", CONNECT4)
+    assert isinstance(agent, AlphaBetaAgent)
+    return AlphaBetaBatch(agent, num_envs, parallel=parallel)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -133,6 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         (f"batched vector env, {args.num_envs} boards, random opponent", "batched", batched_run(args.seed, args.num_envs)),
         ("alphabeta/Connect4-v0, alphabeta:depth=2 opponent", "", single_run(args.seed, "alphabeta:depth=2")),
         ("alphabeta/Connect4-v0, alphabeta:depth=4 opponent", "", single_run(args.seed, "alphabeta:depth=4")),
+        (f"batched vector env, {args.num_envs} boards, alphabeta:depth=2 opponent, one thread", "",
+         batched_run(args.seed, args.num_envs, depth2(args.num_envs, parallel=False))),  # fmt: skip
+        (f"the same, boards searched on {numba.get_num_threads()} numba threads (the default)", "",
+         batched_run(args.seed, args.num_envs, "alphabeta:depth=2,tt=4096")),  # fmt: skip
     ]
     for _, _, run in ours:
         run(0.0)  # at least one episode: compiles or loads every kernel
@@ -158,6 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             goal = f">= {TARGETS[target]:.0f}x: " + ("met" if rate / base_rate >= TARGETS[target] else "NOT met")
         rows.append((what, f"{rate:,.0f}", ratio, goal))
     print_table(("what", "steps/s", "vs PettingZoo", "target"), rows, args.markdown)
+    single_d2 = best[len(runs) - len(ours) + 2]
+    for name, rate in (("serial", best[len(runs) - 2]), ("parallel", best[len(runs) - 1])):
+        ratio = rate / single_d2
+        print(f"\nalphabeta:depth=2 opponent, batched env ({name}) vs single env: {ratio:,.1f}x "
+              f"(goal >= {OPPONENT_TARGET:.0f}x: {'met' if ratio >= OPPONENT_TARGET else 'NOT met'})", end="")  # fmt: skip
+    print()
     if baseline is None:
         print('\nPettingZoo baseline skipped: pettingzoo or pygame is not installed (pip install -e ".[bench]").')
     print(f"\nJIT warm-up (compile or cache load, excluded above): {warmup:.2f} s")

@@ -52,6 +52,10 @@ CASES: list[tuple[str, dict[str, Any], float]] = [
     ("alphabeta/TicTacToe-v0", {"agent_plays": "random", "illegal_reward": -2.0}, 0.3),
     ("alphabeta/Connect4-v0", {"agent_plays": "random", "opponent": "alphabeta:depth=1,tt=1024,random_every=2"}, 0.0),
     ("alphabeta/TicTacToe-v0", {"agent_plays": "random", "opponent": "rules"}, 0.0),
+    # batched alpha-beta opponents (envs.batched) against the single envs' agents: bitboards, array boards, m,n,k
+    ("alphabeta/Connect4-v0", {"agent_plays": "random", "opponent": "alphabeta:depth=2,tt=4096"}, 0.0),
+    ("alphabeta/Connect4-v0", {"rows": 9, "cols": 9, "k": 5, "agent_plays": "random", "opponent": "alphabeta:depth=2,tt=1024"}, 0.0),
+    ("alphabeta/MNK-v0", {"rows": 4, "cols": 4, "k": 3, "agent_plays": "random", "opponent": "alphabeta:depth=3,tt=1024"}, 0.0),
 ]
 
 

@@ -1,0 +1,234 @@
+"""Batched opponents: the batch's replies against the per-board agents and policies, in games and in vector envs."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+import envs  # noqa: F401
+from envs.batched import AlphaBetaBatch, BatchOpponent
+from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, IllegalMoveError, KInARow, Position
+from search.agents import make_agent
+from tests.test_env_vector import assert_same, masked_random_actions
+
+
+def opponent_view(position: Position) -> np.ndarray:
+    """int8[2, rows, cols]: plane 0 the stones of the side to move (the opponent in an env), row 0 on top."""
+    game = position.game
+    board = position._board.reshape(game.rows, game.cols)
+    mover = 1 + position.to_move
+    return np.stack([board == mover, board == 3 - mover]).astype(np.int8)
+
+
+BATCH_CASES = [
+    (CONNECT4, "alphabeta:depth=2"),  # bitboards, c4_features on the bitboards
+    (CONNECT4, "alphabeta:depth=4,heuristic=windows,tt=4096"),  # bitboards with the array board kept in step
+    (CONNECT4, "alphabeta:nodes=300,heuristic=square_values"),  # a node budget
+    (CONNECT4, "alphabeta:depth=3,branching=3,random_every=3,tt=1024"),  # random moves between searches
+    (Connect4(9, 9, 5), "alphabeta:depth=3,tt=1024"),  # gravity past 64 bits: the array kernel
+    (TIC_TAC_TOE, "alphabeta:depth=9,tt=1024"),
+    (MNK(7, 7, 4), "alphabeta:depth=2,radius=1,tt=1024"),
+]
+
+
+@pytest.mark.parametrize("game, spec", BATCH_CASES)
+def test_batched_alpha_beta_plays_the_per_board_agents_games(game: KInARow, spec: str) -> None:
+    """Boards played to the end: every reply, depth, node count and score equals a seeded agent's on its own board.
+
+    The agents keep their tables across a game's moves, so this also checks the batch's per-board tables.
+    """
+    n, rng = 6, np.random.default_rng(0)
+    batch = AlphaBetaBatch(make_agent(spec, game), n)  # type: ignore[arg-type]
+    seeds = [1000 + 7 * i for i in range(n)]
+    batch.new_episodes(np.arange(n), seeds)
+    agents, positions = [], [game.position() for _ in range(n)]
+    for seed in seeds:
+        agent = make_agent(spec, game)
+        agent.seed(seed)
+        agent.reset()
+        agents.append(agent)
+    replies = 0
+    while True:
+        live = [i for i, p in enumerate(positions) if not p.is_terminal()]
+        if not live:
+            break
+        for i in live:  # the "agent" side: a random legal move
+            moves = positions[i].legal_moves()
+            positions[i].play(moves[int(rng.integers(len(moves)))])
+        live = [i for i in live if not positions[i].is_terminal()]
+        if not live:
+            break
+        obs = np.stack([opponent_view(positions[i]) for i in live])
+        masks = np.stack([positions[i].legal_mask().astype(np.int8) for i in live])
+        got = batch.reply_batch(obs, masks, np.array(live))
+        stats = batch.search_stats(np.array(live))
+        assert stats is not None
+        for j, i in enumerate(live):
+            expected = agents[i].select_move(positions[i])
+            result = agents[i].last_result
+            assert got[j] == expected, (spec, i, positions[i].move_string())
+            assert stats.searched[j] == (result is not None)
+            if result is not None:
+                found = (int(stats.depth[j]), int(stats.nodes[j]), float(stats.score[j]))
+                assert found == (result.depth, result.nodes, result.score), (spec, positions[i].move_string())
+            positions[i].play(expected)
+            replies += 1
+    assert replies >= 3 * n
+
+
+def test_boards_searched_on_threads_get_the_same_replies() -> None:
+    """numba.prange over boards: each board touches only its own buffers, so the replies and stats do not change."""
+    rng, n = np.random.default_rng(9), 40
+    positions = []
+    while len(positions) < n:
+        position = CONNECT4.position()
+        for _ in range(int(rng.integers(0, 30))):
+            if position.is_terminal():
+                break
+            moves = position.legal_moves()
+            position.play(moves[int(rng.integers(len(moves)))])
+        if not position.is_terminal():
+            positions.append(position)
+    obs = np.stack([opponent_view(p) for p in positions])
+    masks = np.stack([p.legal_mask().astype(np.int8) for p in positions])
+    results = []
+    for parallel in (False, True):
+        batch = AlphaBetaBatch(make_agent("alphabeta:depth=3,tt=1024", CONNECT4), n, parallel=parallel)  # type: ignore[arg-type]
+        batch.new_episodes(np.arange(n), list(range(n)))
+        replies = batch.reply_batch(obs, masks, np.arange(n))
+        results.append((replies.tolist(), batch.nodes.tolist(), batch.score.tolist()))
+    assert results[0] == results[1]
+
+
+def test_noise_drawn_ahead_is_the_noise_drawn_per_search() -> None:
+    """The batch draws 8 searches' root noise at once; the agent one search at a time: the same doubles."""
+    ahead, one_by_one = np.random.default_rng(5), np.random.default_rng(5)
+    rows = ahead.random((AlphaBetaBatch.NOISE_ROWS, 7)) * 1e-3
+    assert np.array_equal(rows, np.stack([one_by_one.random(7) * 1e-3 for _ in range(AlphaBetaBatch.NOISE_ROWS)]))
+
+
+def test_what_cannot_be_batched_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot be batched: only AlphaBetaAgent with a depth and/or node budget"):
+        AlphaBetaBatch(make_agent("alphabeta:time_ms=5", CONNECT4), 4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot be batched"):
+        AlphaBetaBatch(make_agent("rules", CONNECT4), 4)  # type: ignore[arg-type]
+
+
+def vector_pair(env_id: str, opponents: list[Any], mode: AutoresetMode, **kwargs: Any) -> tuple[Any, Any]:
+    """The batched env with one opponent per board, and Gymnasium's SyncVectorEnv of single envs with them."""
+    n = len(opponents)
+    batched = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", autoreset_mode=mode,
+                           opponent=opponents, **kwargs)  # fmt: skip
+    makers: list[Callable[[], gym.Env]] = [lambda o=o: gym.make(env_id, opponent=o, **kwargs) for o in opponents]  # type: ignore[misc]
+    return batched, SyncVectorEnv(makers, autoreset_mode=mode)
+
+
+def run_pair(batched: Any, sync: Any, steps: int, seed: int = 11) -> int:
+    """Step both with the same random legal actions; assert equal results; return the episodes ended."""
+    ours, reference = batched.reset(seed=seed), sync.reset(seed=seed)
+    assert_same(reference, ours, "reset")
+    rng, ended = np.random.default_rng(seed), 0
+    for t in range(steps):
+        actions = masked_random_actions(rng, ours[-1]["action_mask"])
+        ours, reference = batched.step(actions), sync.step(actions)
+        assert_same(reference, ours, f"step {t}")
+        ended += int(ours[2].sum())
+    return ended
+
+
+def first_legal(obs: np.ndarray, mask: np.ndarray) -> int:
+    """A deterministic callable opponent."""
+    return int(np.flatnonzero(mask)[-1])
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_a_league_of_mixed_opponents_equals_single_envs(mode: AutoresetMode) -> None:
+    """Board i plays opponents[i]: two batched alpha-beta groups, the kernel's random player, rules, a callable."""
+    d2, d1 = "alphabeta:depth=2,tt=1024", "alphabeta:depth=1,random_every=4,tt=1024"
+    opponents: list[Any] = [d2, "random", "rules", d1, first_legal, d2, "random", d1]
+    batched, sync = vector_pair("alphabeta/Connect4-v0", opponents, mode, agent_plays="random")
+    groups = batched.unwrapped._batch.groups
+    kinds = sorted(type(g).__name__ for g in groups.groups)
+    assert kinds == ["AlphaBetaBatch", "AlphaBetaBatch", "KernelRandom", "PerBoard", "PerBoard"]
+    assert run_pair(batched, sync, 50) >= len(opponents)
+
+
+def test_the_opponent_list_must_have_one_per_board() -> None:
+    with pytest.raises(ValueError, match="a list of 2 opponents for 3 boards: give one per board"):
+        gym.make_vec("alphabeta/Connect4-v0", num_envs=3, vectorization_mode="vector_entry_point",
+                     opponent=["random", "rules"])  # fmt: skip
+
+
+class Cheater(BatchOpponent):
+    """Plays column 0 whatever the mask says."""
+
+    def reply_batch(self, obs: np.ndarray, masks: np.ndarray, boards: np.ndarray) -> np.ndarray:
+        return np.zeros(len(boards), dtype=np.int64)
+
+
+def test_an_illegal_batch_reply_names_the_board_and_the_move() -> None:
+    env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point", opponent=Cheater())
+    env.reset(seed=0)
+    for _ in range(3):  # the agent and the cheater fill column 0 with alternating stones: no four
+        env.step(np.array([0, 0]))
+    with pytest.raises(IllegalMoveError, match=r"chose the illegal action 0 on board 0; legal actions: \[1, 2, 3"):
+        env.step(np.array([1, 1]))
+
+
+def torch_net(seed: int) -> Any:
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2 * 6 * 7, 16), torch.nn.Tanh(), torch.nn.Linear(16, 7))
+
+
+def test_policy_replies_equal_the_policy_on_each_board_alone() -> None:
+    torch = pytest.importorskip("torch")
+    from envs.policy import PolicyOpponent
+
+    net = torch_net(0)
+    rng = np.random.default_rng(3)
+    obs = (rng.random((64, 2, 6, 7)) < 0.3).astype(np.int8)
+    masks = (rng.random((64, 7)) < 0.6).astype(np.int8)
+    masks[:, 6] = 1
+    got = PolicyOpponent(net).reply_batch(obs, masks, np.arange(64))
+    for j in range(64):
+        with torch.no_grad():
+            logits = net(torch.as_tensor(obs[j : j + 1], dtype=torch.float32))[0].numpy()
+        assert got[j] == int(np.argmax(np.where(masks[j] == 1, logits, -np.inf)))
+    assert masks[np.arange(64), got].all() and len(set(got.tolist())) > 1
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_a_policy_opponent_in_the_batched_env_equals_single_envs(deterministic: bool) -> None:
+    """One forward pass for all boards plays as each single env's own policy (sampling: seeded per episode)."""
+    pytest.importorskip("torch")
+    from envs.policy import PolicyOpponent
+
+    net = torch_net(1)
+    n = 6
+    batched = gym.make_vec("alphabeta/Connect4-v0", num_envs=n, vectorization_mode="vector_entry_point",
+                           opponent=PolicyOpponent(net, deterministic=deterministic), agent_plays="random")  # fmt: skip
+    makers = [lambda: gym.make("alphabeta/Connect4-v0", opponent=PolicyOpponent(net, deterministic=deterministic),
+                               agent_plays="random") for _ in range(n)]  # fmt: skip
+    assert run_pair(batched, SyncVectorEnv(makers), 40) >= n
+
+
+def test_an_sb3_maskable_policy_plays_what_it_predicts() -> None:
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from envs.policy import PolicyOpponent
+
+    model = MaskablePPO("MlpPolicy", gym.make("alphabeta/Connect4-v0"), seed=0, device="cpu")
+    rng = np.random.default_rng(4)
+    obs = (rng.random((32, 2, 6, 7)) < 0.3).astype(np.int8)
+    masks = (rng.random((32, 7)) < 0.5).astype(np.int8)
+    masks[:, 3] = 1
+    got = PolicyOpponent(model).reply_batch(obs, masks, np.arange(32))
+    for j in range(32):
+        action, _ = model.predict(obs[j], action_masks=masks[j].astype(bool), deterministic=True)
+        assert got[j] == int(action)
