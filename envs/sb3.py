@@ -249,9 +249,9 @@ class SB3VecEnv(VecEnv):
             "winner": meta[K.M_WINNER],
             "illegal_action": meta[K.M_ILLEGAL] == 1,
         }
-        stats = self.batch.search_stats[i]
+        stats = self.batch.opponent_search(i) if self.batch.groups.groups else None
         if stats is not None:
-            info["opponent_search"] = dict(stats)
+            info["opponent_search"] = stats
         return info
 
     def _observation(self, i: int) -> Any:
