@@ -267,7 +267,8 @@ class BoardBatch:
             masks = self.mask[mine]
             local = groups.local[mine]
             replies = np.asarray(group.reply_batch(obs, masks, local))
-            self._check_replies(group, mine, masks, replies)
+            if not isinstance(group, PerBoard):  # per-board opponents check their own replies (Opponent.reply)
+                self._check_replies(group, mine, masks, replies)
             self.replies[mine] = replies
             self._record_stats(group, mine, local)
         K._reply_boards(
