@@ -7,6 +7,10 @@ The output is a table per configuration (points, slowest move of each
 agent, forfeits) with totals, in Markdown on stdout and, with ``--out``,
 as ``<out>.md`` and ``<out>.json`` (written atomically).  Configurations
 the game core cannot build are reported as not playable, with the reason.
+``--max-plies`` adjudicates long games as draws (the report says how many);
+``--workers`` plays configurations in that many processes at once, one
+game per process, so each agent still has a core of its own for its move
+when the machine has that many cores.
 
 Run it from the repository root::
 
@@ -17,7 +21,9 @@ Run it from the repository root::
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
+import multiprocessing
 import os
 import platform
 import shlex
@@ -77,6 +83,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=positive_int, default=GAMES_PER_PAIR,
                         help=f"games per pair and configuration, first player alternating (default {GAMES_PER_PAIR})")  # fmt: skip
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seeds the agents (default 0)")
+    parser.add_argument("--max-plies", type=positive_int,
+                        help="adjudicate a game still open after this many plies as a draw (default: play it out)")  # fmt: skip
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="configurations played at once, each in its own process (default 1)")  # fmt: skip
     parser.add_argument("--out", type=writable_file, help="write <out>.md and <out>.json (a .md or .json suffix is dropped)")
     return parser
 
@@ -105,7 +115,8 @@ def markdown(results: Sequence[ConfigurationResult], labels: Sequence[str], args
     lines += [f"- {letter}: `{label}`" for letter, label in zip(short, labels)]
     lines += ["", f"Time limit {args.time_ms:g} ms per move ({BUDGET_SHARE:.0%} of it is the search budget of alpha-beta "
               f"specs without one); {args.games} games per pair and configuration, first player alternating; win as "
-              f"first {WIN_FIRST}, as second {WIN_SECOND}, draw {DRAW}, loss 0; forfeits give the opponent the win.", "",
+              f"first {WIN_FIRST}, as second {WIN_SECOND}, draw {DRAW}, loss 0; forfeits give the opponent the win."
+              + _cap_note(results, args.max_plies) + _workers_note(args.workers), "",
               "| M,N,K | " + " | ".join(f"{s} points" for s in short) + " | " + " | ".join(f"{s} slowest ms" for s in short)
               + " | forfeits |",
               "|---|" + "---:|" * (2 * len(short)) + "---|"]  # fmt: skip
@@ -134,10 +145,28 @@ def markdown(results: Sequence[ConfigurationResult], labels: Sequence[str], args
     return "\n".join(lines) + "\n"
 
 
+def _cap_note(results: Sequence[ConfigurationResult], max_plies: Optional[int]) -> str:
+    """The sentence on adjudicated games (empty without a cap)."""
+    if max_plies is None:
+        return ""
+    capped = [r.name for r in results for g in r.games if g.reason == "ply cap"]
+    where = ", ".join(f"{name} ({capped.count(name)})" for name in dict.fromkeys(capped)) or "none"
+    return (f" Games still open after {max_plies} plies were adjudicated as draws (the seed plays them out): "
+            f"{len(capped)} games; by configuration: {where}.")  # fmt: skip
+
+
+def _workers_note(workers: int) -> str:
+    """The sentence on parallel play (empty for one process)."""
+    if workers == 1:
+        return ""
+    return f" {workers} configurations were played at once, each in its own process ({os.cpu_count()} CPUs)."
+
+
 def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
     """Everything the tournament produced, games included (moves are m,n,k cell actions: row * N + column)."""
     return {
         "time_ms": args.time_ms, "games_per_pair": args.games, "seed": args.seed, "agents": list(labels),
+        "max_plies": args.max_plies, "workers": args.workers,
         "totals": {label: sum(r.points.get(label, 0) for r in results) for label in labels},
         "configurations": [{
             "config": r.name, "playable": r.playable, "reason": r.reason, "points": r.points,
@@ -149,6 +178,36 @@ def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args:
             } for g in r.games],
         } for r in results],
     }  # fmt: skip
+
+
+def _play_one(config: Config, args: argparse.Namespace) -> ConfigurationResult:
+    """One configuration, as a worker process plays it."""
+    return play_configuration(config, args.specs, args.time_ms, args.games, args.seed, max_plies=args.max_plies)
+
+
+def _progress(result: ConfigurationResult) -> None:
+    shown = ", ".join(f"{p}" for p in result.points.values()) if result.playable else f"not playable ({result.reason})"
+    print(f"{result.name}: {shown}", file=sys.stderr, flush=True)
+
+
+def _play_all(configs: Sequence[Config], args: argparse.Namespace) -> list[ConfigurationResult]:
+    """Every configuration's result, in the order of ``configs``; with workers, the biggest boards start first."""
+    if args.workers == 1:
+        results = []
+        for config in configs:
+            results.append(_play_one(config, args))
+            _progress(results[-1])
+        return results
+    by_config: dict[Config, ConfigurationResult] = {}
+    biggest_first = sorted(configs, key=lambda c: -c[0] * c[1])
+    # spawn, not fork: a forked child would inherit numba's state from a parent that may have started threads
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
+        futures = {pool.submit(_play_one, config, args): config for config in biggest_first}
+        for future in concurrent.futures.as_completed(futures):
+            by_config[futures[future]] = future.result()
+            _progress(by_config[futures[future]])
+    return [by_config[config] for config in configs]
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -167,12 +226,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     _check_specs(parser, args.specs, args.time_ms)
     configs = list(dict.fromkeys(c for group in args.configs for c in group)) if args.configs else list(CONFIGURATIONS)
     labels = labels_of(args.specs)
-    started, results = time.perf_counter(), []
-    for config in configs:
-        result = play_configuration(config, args.specs, args.time_ms, args.games, args.seed)
-        results.append(result)
-        shown = ", ".join(f"{p}" for p in result.points.values()) if result.playable else f"not playable ({result.reason})"
-        print(f"{result.name}: {shown}", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    results = _play_all(configs, args)
     report = markdown(results, labels, args, time.perf_counter() - started)
     print(report, end="")
     if args.out is not None:

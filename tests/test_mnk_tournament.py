@@ -110,6 +110,16 @@ def test_games_are_scored_by_the_rules() -> None:
     assert drawn.points == {"rules": 4, "random": 4, "rules #2": 4}  # 2 opponents x 2 games x 1 point
 
 
+def test_a_ply_cap_adjudicates_an_open_game_as_a_draw() -> None:
+    """First-free wins 3,3,3 as first player on ply 7; capped at 6 plies the same game is a draw, at 7 it is not."""
+    capped = play_timed_game(TIC_TAC_TOE, FirstFree(), FirstFree(), limit_s=1.0, labels=("a", "b"), max_plies=6)
+    assert (capped.reason, capped.winner, capped.points, capped.moves) == ("ply cap", None, (1, 1), (0, 1, 2, 3, 4, 5))
+    full = play_timed_game(TIC_TAC_TOE, FirstFree(), FirstFree(), limit_s=1.0, labels=("a", "b"), max_plies=7)
+    assert (full.reason, full.winner, len(full.moves)) == ("k in a row", 0, 7)
+    with pytest.raises(ValueError, match="max_plies must be a positive number of plies or None; got 0"):
+        play_timed_game(TIC_TAC_TOE, FirstFree(), FirstFree(), limit_s=1.0, labels=("a", "b"), max_plies=0)
+
+
 def test_forfeits_are_scored_as_the_opponents_wins() -> None:
     planted = {"rules": lambda: FirstFree(), "random": lambda: Cheater(lambda position: -1)}
     result = play_configuration((3, 3, 3), ["rules", "random"], build=lambda spec, game, seed: planted[spec]())
@@ -169,6 +179,21 @@ def test_a_tiny_tournament_end_to_end(tmp_path: Path) -> None:
     assert data["totals"] == {a: configs["3,3,3"]["points"][a] + configs["4,3,3"]["points"][a] for a in data["agents"]}
 
 
+def test_workers_play_the_same_games_as_one_process(tmp_path: Path) -> None:
+    """Seeded depth-limited agents are deterministic, so two worker processes must reproduce the serial games."""
+    common = ["alphabeta:depth=2,heuristic=windows", "rules", "--configs", "3,3,3", "4,4,3", "5,5,4",
+              "--games", "2", "--max-plies", "9", "--seed", "3"]  # fmt: skip
+    serial, parallel = run(*common, "--out", str(tmp_path / "one")), run(*common, "--workers", "2", "--out", str(tmp_path / "two"))
+    assert serial.returncode == 0 and parallel.returncode == 0, serial.stderr + parallel.stderr
+    one, two = (json.loads((tmp_path / f"{name}.json").read_text()) for name in ("one", "two"))
+    moves = [[g["moves"] for g in c["games"]] for c in one["configurations"]]
+    assert moves == [[g["moves"] for g in c["games"]] for c in two["configurations"]]
+    assert [c["config"] for c in two["configurations"]] == ["3,3,3", "4,4,3", "5,5,4"]  # the order asked, not finished
+    capped = sum(g["reason"] == "ply cap" for c in one["configurations"] for g in c["games"])
+    assert capped > 0 and f"{capped} games" in serial.stdout and "2 configurations were played at once" in parallel.stdout
+    assert one["totals"] == two["totals"] and (one["max_plies"], two["workers"]) == (9, 2)
+
+
 @pytest.mark.parametrize("args, message", [
     (["perfect"], "two or more agent specs"),
     (["perfect", "rules", "--configs", "3,3"], "'3,3' is not M,N,K"),
@@ -176,6 +201,8 @@ def test_a_tiny_tournament_end_to_end(tmp_path: Path) -> None:
     (["perfect", "rules", "--time-ms", "0"], "'0' is not a positive finite number"),
     (["perfect", "alphabeta:dpth=3"], "unknown key(s) 'dpth'"),
     (["perfect", "rules", "--games", "0"], "'0' is not an integer >= 1"),
+    (["perfect", "rules", "--max-plies", "0"], "'0' is not an integer >= 1"),
+    (["perfect", "rules", "--workers", "-1"], "'-1' is not an integer >= 1"),
 ])  # fmt: skip
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
     out = run(*args)

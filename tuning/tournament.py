@@ -15,6 +15,12 @@ move on the empty board of every configuration before its games, so that
 loading the compiled kernels is not charged to its first move (a real
 tournament would charge it; this one compares search, not start-up).
 
+One optional departure from the seed's rules: ``max_plies`` adjudicates a
+game that reaches that many plies without a winner as a draw (reason
+``ply cap``).  The seed plays every game to the end; on 50,50,10 and
+70,70,10 that can take thousands of 1 s moves, and a replay that wants all
+25 configurations in an hour caps them and says so in its report.
+
 Example:
     >>> result = play_configuration((3, 3, 3), ["perfect", "random:seed=1"], limit_ms=2000, games=2)
     >>> result.points["perfect"] >= 3 and result.points["random:seed=1"] == 0   # the solver never loses
@@ -86,7 +92,7 @@ class GameRecord:
     winner: Optional[int]
     """0 if the first player won, 1 the second, None for a draw."""
     reason: str
-    """``k in a row``, ``draw``, ``time`` (a move over the limit), ``illegal`` (a move that is not legal) or ``error`` (the agent failed)."""
+    """``k in a row``, ``draw``, ``ply cap`` (a draw by adjudication), ``time`` (a move over the limit), ``illegal`` (a move that is not legal) or ``error`` (the agent failed)."""
     detail: str
     """What the forfeiting side did, in words (empty otherwise)."""
     moves: tuple[Action, ...]
@@ -101,16 +107,19 @@ class GameRecord:
 
 
 def play_timed_game(game: KInARow, first: AgentType, second: AgentType, limit_s: float, labels: tuple[str, str],
-                    clock: Callable[[], float] = time.perf_counter) -> GameRecord:  # fmt: skip
+                    clock: Callable[[], float] = time.perf_counter, max_plies: Optional[int] = None) -> GameRecord:  # fmt: skip
     """Play one game from the empty board under the tournament's rules (module docstring).
 
     Each agent gets a copy of the position, so it cannot change the game;
-    a move is timed around its ``select_move`` call.
+    a move is timed around its ``select_move`` call.  A game still open
+    after ``max_plies`` plies (None: no cap) is a draw by adjudication.
     """
+    if max_plies is not None and max_plies < 1:
+        raise ValueError(f"max_plies must be a positive number of plies or None; got {max_plies!r}")
     position = Position(game)
     agents, slowest = (first, second), [0.0, 0.0]
     started = clock()
-    while not position.is_terminal():
+    while not position.is_terminal() and (max_plies is None or position.ply < max_plies):
         side = position.ply & 1
         before = clock()
         try:
@@ -128,6 +137,8 @@ def play_timed_game(game: KInARow, first: AgentType, second: AgentType, limit_s:
             return _forfeit(position, side, "illegal", detail, labels, started, clock, slowest)
         position.play(action)
     reason = "draw" if position.winner is None else "k in a row"
+    if not position.is_terminal():
+        reason = "ply cap"
     return GameRecord(labels[0], labels[1], position.winner, reason, "", tuple(position.moves), clock() - started,
                       (slowest[0], slowest[1]))  # fmt: skip
 
@@ -174,7 +185,8 @@ def labels_of(specs: Sequence[str]) -> list[str]:
 
 def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit_ms: float = 1000.0,
                        games: int = GAMES_PER_PAIR, seed: int = 0,
-                       build: Callable[[str, KInARow, int], AgentType] = make_agent) -> ConfigurationResult:  # fmt: skip
+                       build: Callable[[str, KInARow, int], AgentType] = make_agent,
+                       max_plies: Optional[int] = None) -> ConfigurationResult:  # fmt: skip
     """Every pair of ``specs`` plays ``games`` games (first player alternating, the lower index first) on ``config``.
 
     Args:
@@ -184,6 +196,7 @@ def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit
         games: games per pair.
         seed: agents are seeded from it, the game's number and their side.
         build: how a spec becomes an agent (tests plant agents through it).
+        max_plies: adjudicate games still open after this many plies as draws (None: play them out).
     """
     result = ConfigurationResult(config, playable=True)
     try:
@@ -204,7 +217,7 @@ def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit
         for j in range(i + 1, len(labels)):
             for number in range(games):
                 pair = (labels[i], labels[j]) if number % 2 == 0 else (labels[j], labels[i])
-                record = _one_game(game, pair, agents, result.refused, limit_ms / 1000, seed + number)
+                record = _one_game(game, pair, agents, result.refused, limit_ms / 1000, seed + number, max_plies)
                 result.games.append(record)
                 for side, label in enumerate(pair):
                     result.points[label] += record.points[side]
@@ -219,7 +232,7 @@ def _warm_up(agent: AgentType, game: KInARow) -> None:
 
 
 def _one_game(game: KInARow, pair: tuple[str, str], agents: dict[str, AgentType], refused: dict[str, str],
-              limit_s: float, seed: int) -> GameRecord:  # fmt: skip
+              limit_s: float, seed: int, max_plies: Optional[int]) -> GameRecord:  # fmt: skip
     """One game of ``pair`` (first, second); an agent that could not be built forfeits before its first move."""
     for side, label in enumerate(pair):
         if label in refused:
@@ -229,4 +242,4 @@ def _one_game(game: KInARow, pair: tuple[str, str], agents: dict[str, AgentType]
     for side, agent in enumerate((first, second)):
         agent.reset()
         agent.seed(seed * 2 + side)
-    return play_timed_game(game, first, second, limit_s, pair)
+    return play_timed_game(game, first, second, limit_s, pair, max_plies=max_plies)
