@@ -444,6 +444,35 @@ def _bit_search(position: Position, evaluator: Evaluator, max_depth: int, nodes:
                         time.perf_counter() - started, line)  # fmt: skip
 
 
+def _minimax_runner(position: Position, evaluator: Evaluator, depth: int,
+                    radius: Optional[int]) -> tuple[Callable[[Position, int, int], float], np.ndarray]:  # fmt: skip
+    """The checked set-up both minimax functions share: a call of the plain-minimax kernel, and its settings.
+
+    ``run(at, ply, depth)`` is the negamax value of ``at`` (a copy is
+    searched) for the side to move there, ``ply`` plies below the root;
+    ``settings[S_NODES]`` counts the nodes of every call.
+    """
+    _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
+    buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
+    settings = _array_settings(position, evaluator, None, radius)
+
+    def run(at: Position, ply: int, remaining: int) -> float:
+        return float(nm._minimax(
+            board=at._board.copy(),
+            heights=at._heights.copy(),
+            stones=at.ply,
+            ply=ply,
+            depth=remaining,
+            rules=at.game.rules,
+            settings=settings,
+            weights=evaluator.weight_array,
+            windows=evaluator.windows,
+            move_buf=buffers.move,
+        ))  # fmt: skip
+
+    return run, settings
+
+
 def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> tuple[float, int]:
     """Plain minimax (negamax form, no pruning): ``(value, nodes)`` at a fixed ``depth``.
 
@@ -453,22 +482,8 @@ def minimax(position: Position, evaluator: Evaluator, depth: int, radius: Option
     Raises:
         ValueError: as :func:`search` (``depth`` and ``radius`` are checked by :class:`search.budget.Limit`).
     """
-    _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
-    buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
-    settings = _array_settings(position, evaluator, None, radius)
-    value = nm._minimax(
-        board=position._board.copy(),
-        heights=position._heights.copy(),
-        stones=position.ply,
-        ply=0,
-        depth=depth,
-        rules=position.game.rules,
-        settings=settings,
-        weights=evaluator.weight_array,
-        windows=evaluator.windows,
-        move_buf=buffers.move,
-    )
-    return float(value) + 0.0, int(settings[S_NODES])
+    run, settings = _minimax_runner(position, evaluator, depth, radius)
+    return run(position, 0, depth) + 0.0, int(settings[S_NODES])
 
 
 def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius: Optional[int] = None) -> dict[Action, float]:
@@ -480,33 +495,14 @@ def minimax_scores(position: Position, evaluator: Evaluator, depth: int, radius:
     Raises:
         ValueError: as :func:`minimax`.
     """
-    _check_budgets(position, evaluator, Limit(depth=depth, radius=radius))
-    buffers = _Buffers(position, min(depth, position.game.n_cells - position.ply))
-    settings = _array_settings(position, evaluator, None, radius)
-    board, heights = position._board.copy(), position._heights.copy()
-    game = position.game
-    moves = np.zeros(game.n_actions, dtype=np.int64)
-    n = nm._generate(board, heights, position.ply, game.rules, settings[S_RADIUS], moves)
+    run, settings = _minimax_runner(position, evaluator, depth, radius)
+    moves = np.zeros(position.game.n_actions, dtype=np.int64)
+    n = nm._generate(position._board, position._heights, position.ply, position.game.rules, settings[S_RADIUS], moves)
     scores: dict[Action, float] = {}
     for action in (int(a) for a in moves[:n]):
         child = position.copy()
         child.play(action)
-        if child.winner is not None:
-            scores[action] = WIN_SCORE - 1
-            continue
-        value = nm._minimax(
-            board=child._board,
-            heights=child._heights,
-            stones=child.ply,
-            ply=1,
-            depth=depth - 1,
-            rules=game.rules,
-            settings=settings,
-            weights=evaluator.weight_array,
-            windows=evaluator.windows,
-            move_buf=buffers.move,
-        )
-        scores[action] = -float(value) + 0.0
+        scores[action] = WIN_SCORE - 1 if child.winner is not None else -run(child, 1, depth - 1) + 0.0
     return scores
 
 
