@@ -84,44 +84,32 @@ class Evaluator:
     def evaluate(self, position: Position) -> float:
         """The heuristic score of ``position`` from the side to move's point of view."""
         self._check(position)
-        return float(
-            _evaluate(
-                hid=self.kernel_id,
-                board=position._board,
-                heights=position._heights,
-                rows=self.game.rows,
-                cols=self.game.cols,
-                k=self.game.k,
-                gravity=self.game.gravity,
-                me=1 + position.to_move,
-                weights=self.weight_array,
-                windows=self.windows,
-            )
-        )
+        return float(_evaluate(**self._kernel_args(position)))
 
     def move_scores(self, position: Position) -> np.ndarray:
         """Ordering scores over the action space for the side to move: ``-inf`` where illegal."""
         self._check(position)
         moves = np.array(position.legal_moves(), dtype=np.int64)
         scores = np.empty(moves.size, dtype=np.float64)
-        _order_moves(
-            hid=self.kernel_id,
-            board=position._board,
-            heights=position._heights,
-            rows=self.game.rows,
-            cols=self.game.cols,
-            k=self.game.k,
-            gravity=self.game.gravity,
-            me=1 + position.to_move,
-            weights=self.weight_array,
-            windows=self.windows,
-            moves=moves,
-            n=moves.size,
-            out=scores,
-        )
+        _order_moves(**self._kernel_args(position), moves=moves, n=moves.size, out=scores)
         out = np.full(self.game.n_actions, -np.inf)
         out[moves] = scores
         return out
+
+    def _kernel_args(self, position: Position) -> dict[str, Any]:
+        """The game, position and weights, as both dispatch kernels take them."""
+        return {
+            "hid": self.kernel_id,
+            "board": position._board,
+            "heights": position._heights,
+            "rows": self.game.rows,
+            "cols": self.game.cols,
+            "k": self.game.k,
+            "gravity": self.game.gravity,
+            "me": 1 + position.to_move,
+            "weights": self.weight_array,
+            "windows": self.windows,
+        }
 
     def _check(self, position: Position) -> None:
         if position.game != self.game:
