@@ -31,7 +31,8 @@ unmake:
   rescans the ``2k + 1`` cells centred on it on each line, before and after,
   in O(k) (``_patterns_lines._touching``), and moves the counts of the
   occurrences touching it and the cover of the stones they hold; a leaf is
-  ``_score``, O(1) in the board; an ordering score is the same O(k) scan of
+  ``_score``, O(1) in the board (a depth-1 node values its leaf children
+  with ``_value_after``, the update on a copy of the counts); an ordering score is the same O(k) scan of
   the candidate's lines (``_patterns_lines._order_counts``, where
   ``_patterns._order`` takes O(k^2)).  Nothing of ``patterns`` is left out.
 * every free board searched with a radius: the number of stones within the
@@ -173,7 +174,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
         for cell in range(cells):
             if board[cell] != 0:
                 replay[cell] = board[cell]
-                _patterns_move(replay, rows, cols, k, cell, 0, p_counts, p_cover, p_work)
+                _patterns_move(replay, rows, cols, k, cell, 0, p_counts, p_cover, p_work, True)
     return (meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers, m_work_totals,
             m_work_stats, m_line, m_line_out, p_counts, p_cover, p_work, p_order)  # fmt: skip
 
@@ -263,7 +264,7 @@ def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ig
                    state[12], state[13])  # fmt: skip
     elif meta[0] == PATTERNS:
         _patterns_move(board, rules.rows, rules.cols, rules.k, cell, 0 if sign == 1 else player, state[14], state[15],
-                       state[16])  # fmt: skip
+                       state[16], True)  # fmt: skip
     if meta[1] != 0:
         _near_add(near, rules.rows, rules.cols, cell, radius, sign)
 
@@ -342,14 +343,22 @@ def _generate_near(board: np.ndarray, near: np.ndarray, out: np.ndarray) -> int:
 
 @njit(**JIT)
 def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no-untyped-def]
-    """MICS: the value for the side to move after ``player`` plays empty ``cell``, leaving the state as it is.
+    """MICS, patterns: the value for the side to move after ``player`` plays empty ``cell``, leaving the state as it is.
 
     Equal bit for bit to ``_move`` then ``_value`` (the same integer totals), at
     about half the cost of ``_move`` there and back: the search's frontier
     nodes use it for their children, the leaves.  ``board`` is unchanged on return.
     """
-    m_stats, m_totals, m_class, m_powers, totals, work = state[5], state[6], state[8], state[9], state[10], state[11]
     rows, cols, k = rules.rows, rules.cols, rules.k
+    if state[0][0] == PATTERNS:  # _patterns_lines._move on a copy of the counts, the cover left as it is
+        counts = state[17]
+        counts[:] = state[14]
+        board[cell] = player
+        _patterns_move(board, rows, cols, k, cell, 0, counts, state[15], state[16], False)
+        board[cell] = 0
+        value = _score(counts, weights)
+        return value if player == 2 else -value
+    m_stats, m_totals, m_class, m_powers, totals, work = state[5], state[6], state[8], state[9], state[10], state[11]
     _, _, cap = _tiers(weights)
     totals[:] = m_totals
     board[cell] = player

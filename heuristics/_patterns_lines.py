@@ -18,7 +18,11 @@ cover it (``cover``: int32[2, cells, 8], entry ``d`` for dead-(k-1) and
 ``4 + d`` for alive-(k-2)); an occurrence covers a contiguous range, so the
 changes of all the stones on a line go into a difference array and are read
 back in one pass.  A cell that is not a stone of that player always has zero
-cover, so the double counts are just the sum of every cell's bonuses.
+cover, so the double counts are just the sum of every cell's bonuses.  A
+stone other than the moved one lies on one line through the moved cell, so
+its cover changes in one direction per move: ``_move`` with ``write`` False
+gives the counts after a move without changing the cover (the search's
+leaves, ``heuristics._incremental._value_after``).
 
 work : int64[6, 2k + 2] scratch, rows ``_VALS`` (the segment), ``_OWN`` and
 ``_WALL`` (prefix sums), ``_NEXT`` (end of the run of own stones from each
@@ -137,58 +141,67 @@ def _mark(row):  # type: ignore[no-untyped-def]
 
 
 @njit(**JIT)
-def _cover_add(row, d, dead, alive, counts, sign):  # type: ignore[no-untyped-def]
-    """Change one stone's cover in direction ``d`` and move its double bonuses (times ``sign``) in ``counts``."""
+def _cover_add(row, d, dead, alive, counts, sign, write):  # type: ignore[no-untyped-def]
+    """Change one stone's cover in direction ``d`` by ``dead``/``alive`` and move its double bonuses (times ``sign``).
+
+    ``write`` False leaves ``row`` as it is (``_value_after``): a stone off
+    the moved cell lies on one line through it, so it changes once per move.
+    """
     before = _mark(row)
-    row[d] += dead
-    row[4 + d] += alive
-    after = _mark(row)
+    after = before & ~((1 << d) | (16 << d))
+    after |= (1 << d if row[d] + dead > 0 else 0) | (16 << d if row[4 + d] + alive > 0 else 0)
+    if write:
+        row[d] += dead
+        row[4 + d] += alive
     if after != before:
         _add_doubles(before, counts, -sign)
         _add_doubles(after, counts, sign)
 
 
 @njit(**JIT)
-def _move(board, rows, cols, k, cell, old, counts, cover, work):  # type: ignore[no-untyped-def]
+def _move(board, rows, cols, k, cell, old, counts, cover, work, write):  # type: ignore[no-untyped-def]
     """Update the state after ``board[cell]`` changed from ``old`` (a play or an undo: the board is already new).
 
     counts : int64[11], player 1's shape counts minus player 2's (``_patterns._evaluate``'s);
     cover : int32[2, cells, 8] (module docstring).  O(k) per direction and player.
+    ``write`` False updates ``counts`` only, leaving ``cover`` as it was (``_value_after``).
     """
     n = 2 * k + 1
     vals = work[_VALS]
     step_r = (0, 1, 1, 1)
     step_c = (1, 0, 1, -1)
+    new = board[cell]
+    mover = new if new != 0 else old
+    centre = cover[mover - 1, cell]
+    if old != 0:  # undone: the stone's doubles leave the counts, its cover goes back to zero below
+        _add_doubles(_mark(centre), counts, -1 if old == 1 else 1)
+    centre_mark = 0
     for d in range(4):
         _fill_segment(board, rows, cols, k, cell, d, vals)
-        new = vals[k]
         step = step_r[d] * cols + step_c[d]
         for p in range(1, 3):
             s = 1 if p == 1 else -1
             work[_DEAD, :] = 0
             work[_ALIVE, :] = 0
             vals[k] = old
-            dead_before, alive_before = _touching(k, p, counts, -s, -1, work)
+            _touching(k, p, counts, -s, -1, work)
             vals[k] = new
-            dead_after, alive_after = _touching(k, p, counts, s, 1, work)
+            dead, alive = _touching(k, p, counts, s, 1, work)
+            if p == new:  # the new stone is an O of exactly the occurrences that cover it now
+                centre_mark |= (1 << d if dead > 0 else 0) | (16 << d if alive > 0 else 0)
+                if write:
+                    centre[d], centre[4 + d] = dead, alive
+            elif p == old and write:
+                centre[d], centre[4 + d] = 0, 0
             run_dead = 0
             run_alive = 0
             for t in range(n):
                 run_dead += work[_DEAD, t]
                 run_alive += work[_ALIVE, t]
-                if t == k:  # the changed cell is an O only on the side where it holds p
-                    if new == p:
-                        dd, da = dead_after, alive_after
-                    elif old == p:
-                        dd, da = -dead_before, -alive_before
-                    else:
-                        continue
-                elif vals[t] == p:
-                    dd, da = run_dead, run_alive
-                else:
-                    continue
-                if dd != 0 or da != 0:
-                    _cover_add(cover[p - 1, cell + (t - k) * step], d, dd, da, counts, s)
+                if t != k and vals[t] == p and (run_dead != 0 or run_alive != 0):
+                    _cover_add(cover[p - 1, cell + (t - k) * step], d, run_dead, run_alive, counts, s, write)
+    if new != 0:
+        _add_doubles(centre_mark, counts, 1 if new == 1 else -1)
 
 
 @njit(**JIT)

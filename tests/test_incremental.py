@@ -37,7 +37,7 @@ def _check(state: tuple, board: np.ndarray, game: KInARow, h: Evaluator, rng: np
                 scratch = _order(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, weights,
                                  h.windows, cell)  # fmt: skip
                 assert _inc_order(state, board, rules, me, weights, cell) == scratch
-    if state[0][0] == MICS:  # a frontier child's value without make and unmake, for the side to move after it
+    if state[0][0] in (MICS, PATTERNS):  # a frontier child's value without make and unmake, for the side to move after it
         for cell in rng.choice(empty, size=min(len(empty), 5), replace=False):
             for player in (1, 2):
                 board[cell] = player
