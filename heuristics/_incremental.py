@@ -24,20 +24,31 @@ unmake:
   ordering score combines the cell's stored directions, O(1) plus its 8
   neighbours; a depth-1 node values its leaf children with ``_value_after``
   (the update applied to a copy of the totals, no make and unmake).
+* ``patterns``: player 1's shape counts minus player 2's (``p_counts``, the
+  integers ``_patterns._evaluate`` weights once with ``_score``) and, per
+  player, stone and direction, how many dead-(k-1) and alive-(k-2)
+  occurrences cover each stone (``p_cover``, for the double shapes).  A move
+  rescans the ``2k + 1`` cells centred on it on each line, before and after,
+  in O(k) (``_patterns_lines._touching``), and moves the counts of the
+  occurrences touching it and the cover of the stones they hold; a leaf is
+  ``_score``, O(1) in the board (a depth-1 node values its leaf children
+  with ``_value_after``, the update on a copy of the counts); an ordering score is the same O(k) scan of
+  the candidate's lines (``_patterns_lines._order_counts``, where
+  ``_patterns._order`` takes O(k^2)).  Nothing of ``patterns`` is left out.
 * every free board searched with a radius: the number of stones within the
   radius of each cell (``near``), so that move generation reads one counter per
   cell instead of scanning a (2r + 1)^2 square.
 
 Exactness.  The from-scratch evaluators sum the same integer histograms and
 totals with the same float operations (``_windows._evaluate``,
-``_mics._evaluate``), and integer updates do not depend on the order of
+``_mics._evaluate``, ``_patterns._evaluate`` and ``_order``), and integer updates do not depend on the order of
 moves, so incremental and from-scratch values are equal bit for bit, and the
 search's values, moves and node counts are unchanged (tests/test_incremental.py).
 
 The state is one tuple of arrays (``_new_state``), allocated by the search
 kernel at its root: it lives in no global, so every kernel stays cacheable.
 Unused parts are empty arrays of the same types.  ``meta[0]`` is the
-evaluator kind (``NONE``, ``WINDOWS``, ``MICS``) and ``meta[1]`` is 1 when
+evaluator kind (``NONE``, ``WINDOWS``, ``MICS``, ``PATTERNS``) and ``meta[1]`` is 1 when
 ``near`` is kept.
 """
 
@@ -62,14 +73,18 @@ from heuristics._mics import (
     _totals_value,
 )
 from heuristics._mics_lines import _line_stats
+from heuristics._patterns import _N_SHAPES, _score
+from heuristics._patterns_lines import _move as _patterns_move
+from heuristics._patterns_lines import _order_counts
 from heuristics._windows import _histogram_score, _pair_table
 from heuristics.registry import kernel_id
 
-NONE, WINDOWS, MICS = 0, 1, 2
+NONE, WINDOWS, MICS, PATTERNS = 0, 1, 2, 3
 """Evaluator kinds of the incremental state (``meta[0]``)."""
 _HID_WINDOWS = kernel_id("windows")
 _HID_MICS = kernel_id("mics")
-SUPPORTED: tuple[str, ...] = ("windows", "mics")
+_HID_PATTERNS = kernel_id("patterns")
+SUPPORTED: tuple[str, ...] = ("windows", "mics", "patterns")
 """Evaluators with an incremental state (heuristics.registry.INCREMENTAL must list the same)."""
 
 
@@ -82,6 +97,8 @@ def _kind(hid: int, rules: Rules) -> int:
         return WINDOWS
     if hid == _HID_MICS:
         return MICS
+    if hid == _HID_PATTERNS:
+        return PATTERNS
     return NONE
 
 
@@ -98,7 +115,10 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
     m_class : int8[2, cells], how each empty cell entered the totals (``_mics._class_of``);
     m_powers : float64[k + 2] (``_mics._powers``); m_work_totals : int64[_N_TOTALS + k] and
     m_work_stats : int64[4, 5], scratch of ``_value_after``; m_line : int64[7, 8k + 2] and
-    m_line_out : int64[2k - 1, 5], scratch of ``_line_stats``.
+    m_line_out : int64[2k - 1, 5], scratch of ``_line_stats``; p_counts : int64[11];
+    p_cover : int32[2, cells, 8]; p_work : int64[6, 2k + 2] and p_order : int64[11], scratch of
+    ``_patterns_lines``.  ``p_counts`` and ``p_cover`` are built by playing the stones in cell order
+    (the update does not depend on the order of moves: the tests build them both ways).
     """
     rows, cols, k = rules.rows, rules.cols, rules.k
     cells = rows * cols
@@ -145,8 +165,18 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
     m_work_stats = np.zeros((4, 5), dtype=np.int64)
     m_line = np.zeros((7, 8 * k + 2) if kind == MICS else (7, 0), dtype=np.int64)
     m_line_out = np.zeros((2 * k - 1 if kind == MICS else 0, 5), dtype=np.int64)
+    p_counts = np.zeros(_N_SHAPES if kind == PATTERNS else 0, dtype=np.int64)
+    p_cover = np.zeros((2, cells if kind == PATTERNS else 0, 8), dtype=np.int32)
+    p_work = np.zeros((6, 2 * k + 2 if kind == PATTERNS else 0), dtype=np.int64)
+    p_order = np.zeros(p_counts.shape[0], dtype=np.int64)
+    if kind == PATTERNS:
+        replay = np.zeros(cells, dtype=np.int8)
+        for cell in range(cells):
+            if board[cell] != 0:
+                replay[cell] = board[cell]
+                _patterns_move(replay, rows, cols, k, cell, 0, p_counts, p_cover, p_work, True)
     return (meta, w_counts, w_hist, w_start, w_pairs, m_stats, m_totals, near, m_class, m_powers, m_work_totals,
-            m_work_stats, m_line, m_line_out)  # fmt: skip
+            m_work_stats, m_line, m_line_out, p_counts, p_cover, p_work, p_order)  # fmt: skip
 
 
 @njit(**JIT)
@@ -232,6 +262,9 @@ def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ig
     elif meta[0] == MICS:
         _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals, m_class, m_powers,
                    state[12], state[13])  # fmt: skip
+    elif meta[0] == PATTERNS:
+        _patterns_move(board, rules.rows, rules.cols, rules.k, cell, 0 if sign == 1 else player, state[14], state[15],
+                       state[16], True)  # fmt: skip
     if meta[1] != 0:
         _near_add(near, rules.rows, rules.cols, cell, radius, sign)
 
@@ -242,6 +275,8 @@ def _value(state, rules, me, weights):  # type: ignore[no-untyped-def]
     meta, w_hist, w_pairs, m_totals = state[0], state[2], state[4], state[6]
     if meta[0] == WINDOWS:
         total = _histogram_score(w_hist, w_pairs)
+    elif meta[0] == PATTERNS:
+        total = _score(state[14], weights)
     else:
         total = _totals_value(m_totals, rules.k, weights)
     return total if me == 1 else -total
@@ -268,6 +303,9 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
                 own, opp = w_counts[me - 1, w], w_counts[2 - me, w]
                 change += w_pairs[(own + 1) * (k + 1) + opp] - w_pairs[own * (k + 1) + opp]
         return change  # own/opp are the mover's counts, so the stone-1 table reads from the mover's side
+    if meta[0] == PATTERNS:
+        _order_counts(board, rows, cols, k, cell, me, state[17], state[16])
+        return _score(state[17], weights)
     # MICS: _mics._order with the cell's stored directions in place of _player_cell
     t1, t2, cap = _tiers(weights)
     tier_me, raw_me = _combine(m_stats[me - 1, cell], k, weights, m_powers)
@@ -305,14 +343,22 @@ def _generate_near(board: np.ndarray, near: np.ndarray, out: np.ndarray) -> int:
 
 @njit(**JIT)
 def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no-untyped-def]
-    """MICS: the value for the side to move after ``player`` plays empty ``cell``, leaving the state as it is.
+    """MICS, patterns: the value for the side to move after ``player`` plays empty ``cell``, leaving the state as it is.
 
     Equal bit for bit to ``_move`` then ``_value`` (the same integer totals), at
     about half the cost of ``_move`` there and back: the search's frontier
     nodes use it for their children, the leaves.  ``board`` is unchanged on return.
     """
-    m_stats, m_totals, m_class, m_powers, totals, work = state[5], state[6], state[8], state[9], state[10], state[11]
     rows, cols, k = rules.rows, rules.cols, rules.k
+    if state[0][0] == PATTERNS:  # _patterns_lines._move on a copy of the counts, the cover left as it is
+        counts = state[17]
+        counts[:] = state[14]
+        board[cell] = player
+        _patterns_move(board, rows, cols, k, cell, 0, counts, state[15], state[16], False)
+        board[cell] = 0
+        value = _score(counts, weights)
+        return value if player == 2 else -value
+    m_stats, m_totals, m_class, m_powers, totals, work = state[5], state[6], state[8], state[9], state[10], state[11]
     _, _, cap = _tiers(weights)
     totals[:] = m_totals
     board[cell] = player

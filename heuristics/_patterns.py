@@ -75,6 +75,11 @@ Refused sizes: ``k < 3`` (a "two" would have ``k - 2 = 0`` stones).
 opponent, so both own gain and blocking count) on the four lines through
 it, plus the double-shape bonuses the new stone itself earns; the other
 stones' double shapes are left out to keep it O(k^2).
+
+Every score is integer shape counts (player 1's minus player 2's, or a
+move's change) weighted once by ``_score``: the incremental state of
+``heuristics._incremental`` keeps the same counts, so its values are equal
+bit for bit.
 """
 
 # Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
@@ -93,6 +98,9 @@ from heuristics.spec import HeuristicSpec, WeightSpec
 # Kernel indices into ``weights`` (the order of SPEC.weights).
 _FOUR, _ALIVE_3, _DEAD_3, _DOUBLE_DEAD_3, _ALIVE_2, _DEAD_2 = 0, 1, 2, 3, 4, 5
 _DOUBLE_ALIVE_2, _DEAD_3_ALIVE_2, _UNAVAILABLE_3, _UNAVAILABLE_2, _UNAVAILABLE_1 = 6, 7, 8, 9, 10
+
+_N_SHAPES = 11
+"""Length of the shape-count arrays: one count per weight, indexed like ``weights``."""
 
 _OFF_BOARD = 3
 """Line buffer value of a cell beyond the board: ``@`` for both players."""
@@ -134,16 +142,17 @@ SPEC = HeuristicSpec(
 
 
 @njit(**JIT)
-def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weights: np.ndarray, marks: np.ndarray, d: int) -> float:
-    """Player ``p``'s shape score over every occurrence lying inside ``line[:n]``.
+def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, counts: np.ndarray, sign: int,
+               marks: np.ndarray, d: int) -> None:  # fmt: skip
+    """Add ``sign`` times player ``p``'s shape counts over every occurrence inside ``line[:n]`` to ``counts``.
 
     line : int8[>= n], cell values along the line (0 empty, 1/2 stones, 3 off the board);
         for ``p``, ``O`` is ``p``, ``X`` is 0, ``@`` anything else.
     cells : int32[>= n], index into ``marks`` of each line position (only read at ``O``s).
+    counts : int64[11], occurrences by weight index (SPEC order; the double-shape entries are not touched).
     marks : int32, bit ``d`` is or-ed in for the ``O``s of each dead-(k-1) occurrence,
         bit ``4 + d`` for each alive-(k-2) occurrence (d = the line's direction, 0..3).
     """
-    score = 0.0
     for i in range(n):
         # k own stones in a row
         if i + k <= n:
@@ -153,7 +162,7 @@ def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weig
                     full = False
                     break
             if full:
-                score += weights[_FOUR]
+                counts[_FOUR] += sign
         if i + k < n:
             # alive-n: X, k-1 cells without @, X
             if line[i] == 0 and line[i + k] == 0:
@@ -167,9 +176,9 @@ def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weig
                         ok = False
                         break
                 if ok and c == k - 1:
-                    score += weights[_ALIVE_3]
+                    counts[_ALIVE_3] += sign
                 elif ok and c == k - 2:
-                    score += weights[_ALIVE_2]
+                    counts[_ALIVE_2] += sign
                     for j in range(i + 1, i + k):
                         if line[j] == p:
                             marks[cells[j]] |= 16 << d
@@ -191,12 +200,12 @@ def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weig
                         ok = False
                         break
                 if ok and c == k - 1:
-                    score += weights[_DEAD_3]
+                    counts[_DEAD_3] += sign
                     for j in range(first, first + k):
                         if line[j] == p:
                             marks[cells[j]] |= 1 << d
                 elif ok and c == k - 2:
-                    score += weights[_DEAD_2]
+                    counts[_DEAD_2] += sign
         # unavailable: @, r own stones, @
         v = line[i]
         if v != 0 and v != p and i + 1 < n and line[i + 1] == p:
@@ -206,42 +215,52 @@ def _scan_line(line: np.ndarray, cells: np.ndarray, n: int, k: int, p: int, weig
             r = j - i - 1
             if j < n and line[j] != 0 and r <= k - 1:
                 if r == k - 1:
-                    score += weights[_UNAVAILABLE_3]
+                    counts[_UNAVAILABLE_3] += sign
                 elif r == k - 2:
-                    score += weights[_UNAVAILABLE_2]
+                    counts[_UNAVAILABLE_2] += sign
                 else:
-                    score += weights[_UNAVAILABLE_1]
-    return score
+                    counts[_UNAVAILABLE_1] += sign
 
 
 @njit(**JIT)
-def _double_bonus(mark: int, weights: np.ndarray) -> float:
-    """The double-shape bonuses of one stone from its direction bits (see ``_scan_line``)."""
+def _add_doubles(mark: int, counts: np.ndarray, sign: int) -> None:
+    """Add ``sign`` times one stone's double shapes, read from its direction bits (see ``_scan_line``), to ``counts``."""
     dead = mark & 15
     alive = (mark >> 4) & 15
     n_dead = (dead & 1) + ((dead >> 1) & 1) + ((dead >> 2) & 1) + ((dead >> 3) & 1)
     n_alive = (alive & 1) + ((alive >> 1) & 1) + ((alive >> 2) & 1) + ((alive >> 3) & 1)
-    bonus = 0.0
     if n_dead >= 2:
-        bonus += weights[_DOUBLE_DEAD_3]
+        counts[_DOUBLE_DEAD_3] += sign
     if n_alive >= 2:
-        bonus += weights[_DOUBLE_ALIVE_2]
+        counts[_DOUBLE_ALIVE_2] += sign
     # a dead-3 and an alive-2 in two different directions
     if dead != 0 and alive != 0 and not (dead == alive and n_dead == 1):
-        bonus += weights[_DEAD_3_ALIVE_2]
-    return bonus
+        counts[_DEAD_3_ALIVE_2] += sign
 
 
 @njit(**JIT)
-def _player_total(board: np.ndarray, rows: int, cols: int, k: int, p: int, weights: np.ndarray,
-                  line: np.ndarray, cells: np.ndarray, marks: np.ndarray) -> float:
-    """Player ``p``'s whole-board total: every padded line's shapes plus every stone's double bonus.
+def _score(counts: np.ndarray, weights: np.ndarray) -> float:
+    """The weighted sum of shape counts, in weight order: the one float formula of every patterns score.
 
-    board : int8[rows * cols]; line : int8[max(rows, cols) + 2], cells : int32[same], marks :
-    int32[rows * cols] are scratch buffers.
+    counts : int64[11], weights : float64[11] (SPEC order).  Evaluation,
+    ordering and the incremental state (heuristics._incremental) all count
+    shapes as integers and score them here, so their values are equal bit for bit.
+    """
+    total = 0.0
+    for s in range(counts.shape[0]):
+        total += counts[s] * weights[s]
+    return total
+
+
+@njit(**JIT)
+def _player_counts(board: np.ndarray, rows: int, cols: int, k: int, p: int, counts: np.ndarray, sign: int,
+                   line: np.ndarray, cells: np.ndarray, marks: np.ndarray) -> None:  # fmt: skip
+    """Add ``sign`` times player ``p``'s whole-board counts to ``counts``: every padded line's shapes and every stone's doubles.
+
+    board : int8[rows * cols]; counts : int64[11]; line : int8[max(rows, cols) + 2], cells : int32[same],
+    marks : int32[rows * cols] are scratch buffers.
     """
     marks[:] = 0
-    total = 0.0
     for d in range(4):
         dr = 0 if d == 0 else 1
         dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
@@ -258,11 +277,10 @@ def _player_total(board: np.ndarray, rows: int, cols: int, k: int, p: int, weigh
                 r += dr
                 c += dc
             line[n] = _OFF_BOARD
-            total += _scan_line(line, cells, n + 1, k, p, weights, marks, d)
+            _scan_line(line, cells, n + 1, k, p, counts, sign, marks, d)
     for cell in range(rows * cols):
         if board[cell] == p and marks[cell] != 0:
-            total += _double_bonus(marks[cell], weights)
-    return total
+            _add_doubles(marks[cell], counts, sign)
 
 
 @njit(**JIT)
@@ -270,16 +288,20 @@ def _evaluate(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: i
               me: int, weights: np.ndarray, windows: np.ndarray) -> float:
     """Own minus opponent pattern total (heights, gravity and windows unused).
 
-    board : int8[rows * cols]; weights : float64[11] in SPEC order.
+    board : int8[rows * cols]; weights : float64[11] in SPEC order.  The
+    counts are player 1's minus player 2's, scored once and negated for
+    player 2 (exactly what the incremental state does).
     """
     assert k >= 3 and (me == 1 or me == 2)
     size = max(rows, cols) + 2
     line = np.empty(size, dtype=np.int8)
     cells = np.zeros(size, dtype=np.int32)
     marks = np.zeros(rows * cols, dtype=np.int32)
-    own = _player_total(board, rows, cols, k, me, weights, line, cells, marks)
-    opp = _player_total(board, rows, cols, k, 3 - me, weights, line, cells, marks)
-    return own - opp
+    counts = np.zeros(_N_SHAPES, dtype=np.int64)
+    _player_counts(board, rows, cols, k, 1, counts, 1, line, cells, marks)
+    _player_counts(board, rows, cols, k, 2, counts, -1, line, cells, marks)
+    total = _score(counts, weights)
+    return total if me == 1 else -total
 
 
 @njit(**JIT)
@@ -288,7 +310,8 @@ def _order(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int,
     """Change of the shape score on the 4 lines through ``cell`` if ``me`` plays it, plus its double bonus.
 
     board : int8[rows * cols], ``board[cell]`` empty.  Each line is cut to the 2k+1
-    cells centred on ``cell`` (every shape touching ``cell`` fits in it).
+    cells centred on ``cell`` (every shape touching ``cell`` fits in it): O(k^2)
+    per line, the reference for the O(k) ``heuristics._patterns_lines._order_counts``.
     """
     assert board[cell] == 0 and k >= 3
     opp = 3 - me
@@ -296,17 +319,20 @@ def _order(board: np.ndarray, heights: np.ndarray, rows: int, cols: int, k: int,
     seg = np.empty(size, dtype=np.int8)
     idx = np.arange(size).astype(np.int32)
     marks = np.zeros(size, dtype=np.int32)
+    counts = np.zeros(_N_SHAPES, dtype=np.int64)
     row, col = cell // cols, cell % cols
-    change = 0.0
     for d in range(4):
         dr = 0 if d == 0 else 1
         dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
         for t in range(size):
             r, c = row + (t - k) * dr, col + (t - k) * dc
             seg[t] = board[r * cols + c] if 0 <= r < rows and 0 <= c < cols else _OFF_BOARD
-        before = _scan_line(seg, idx, size, k, me, weights, marks, d) - _scan_line(seg, idx, size, k, opp, weights, marks, d)
+        # after minus before, own minus opponent
+        _scan_line(seg, idx, size, k, me, counts, -1, marks, d)
+        _scan_line(seg, idx, size, k, opp, counts, 1, marks, d)
         seg[k] = me
-        after = _scan_line(seg, idx, size, k, me, weights, marks, d) - _scan_line(seg, idx, size, k, opp, weights, marks, d)
-        change += after - before
+        _scan_line(seg, idx, size, k, me, counts, 1, marks, d)
+        _scan_line(seg, idx, size, k, opp, counts, -1, marks, d)
     # only marks[k] is read: the new stone, the one cell shared by the four segments
-    return change + _double_bonus(marks[k], weights)
+    _add_doubles(marks[k], counts, 1)
+    return _score(counts, weights)

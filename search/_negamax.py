@@ -23,9 +23,9 @@ forced blocks, killers, then the heuristic's ordering score, history as the
 tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
 cost about what the leaf evaluations cost) and, with a branching factor q,
 only the q best are searched (seed 001's heap selection).  Nothing here copies a board: moves are made
-and unmade in place.  On free boards, ``windows`` and ``mics`` are kept incrementally
+and unmade in place.  On free boards, ``windows``, ``mics`` and ``patterns`` are kept incrementally
 (:mod:`heuristics._incremental`: the state is built by ``_negamax`` at the root and updated by ``_search`` on
-every make and unmake; equal values bit for bit), and ``mics``' depth-1 nodes value their leaf children
+every make and unmake; equal values bit for bit), and ``mics``' and ``patterns``' depth-1 nodes value their leaf children
 from the state without making the move.
 
 Argument bundles (all kernels):
@@ -56,7 +56,7 @@ from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_CLOCK, JIT_INLINE
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
-from heuristics._incremental import MICS, NONE, _generate_near, _move, _new_state, _value, _value_after
+from heuristics._incremental import MICS, NONE, PATTERNS, _generate_near, _move, _new_state, _value, _value_after
 from heuristics._incremental import _order as _inc_order
 from search._settings import (
     S_ABORTED,
@@ -355,7 +355,7 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
     best_move = -1
     frontier = False  # children are leaves: value them without a make and unmake (mics)
     if state is not None:
-        frontier = depth == 1 and state[0][0] == MICS
+        frontier = depth == 1 and (state[0][0] == MICS or state[0][0] == PATTERNS)
     for j in range(m):
         action = moves[order[j]]
         cell = _cell_of(action, heights, rules)

@@ -9,14 +9,14 @@ import search.engine as engine
 from games import MNK, KInARow
 from heuristics import Evaluator
 from heuristics._dispatch import _evaluate, _order
-from heuristics._incremental import MICS, SUPPORTED, WINDOWS, _move, _new_state, _value, _value_after
+from heuristics._incremental import MICS, PATTERNS, SUPPORTED, WINDOWS, _move, _new_state, _value, _value_after
 from heuristics._incremental import _order as _inc_order
 from heuristics.registry import INCREMENTAL
 from search import search
 from tests.positions import random_position
 
-GAMES: list[KInARow] = [MNK(3, 3, 3), MNK(5, 4, 4), MNK(7, 7, 5), MNK(9, 9, 5, exact_k=True), MNK(15, 15, 5),
-                        MNK(26, 26, 6), MNK(70, 70, 10)]  # fmt: skip
+GAMES: list[KInARow] = [MNK(3, 3, 3), MNK(5, 4, 4), MNK(7, 7, 5), MNK(9, 9, 5, exact_k=True), MNK(10, 10, 5),
+                        MNK(15, 15, 5), MNK(26, 26, 6), MNK(70, 70, 10)]  # fmt: skip
 RADIUS = 2
 
 
@@ -24,16 +24,20 @@ def _check(state: tuple, board: np.ndarray, game: KInARow, h: Evaluator, rng: np
     """The state's values and ordering scores equal the from-scratch kernels', and the state equals a fresh one."""
     heights = np.zeros(game.cols, dtype=np.int32)
     rules = game.rules
-    for me in (1, 2):
-        scratch = _evaluate(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, h.weight_array, h.windows)
-        assert _value(state, rules, me, h.weight_array) == scratch  # bit for bit, not approximately
+    weight_sets = [h.weight_array]
+    if state[0][0] == PATTERNS:  # its state holds no weights: also weights whose sums round, so the float order shows
+        weight_sets.append(rng.normal(0.0, 1000.0, h.weight_array.shape[0]))
     empty = np.flatnonzero(board == 0)
-    for cell in rng.choice(empty, size=min(len(empty), 40), replace=False):
+    for weights in weight_sets:
         for me in (1, 2):
-            scratch = _order(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, h.weight_array,
-                             h.windows, cell)  # fmt: skip
-            assert _inc_order(state, board, rules, me, h.weight_array, cell) == scratch
-    if state[0][0] == MICS:  # a frontier child's value without make and unmake, for the side to move after it
+            scratch = _evaluate(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, weights, h.windows)
+            assert _value(state, rules, me, weights) == scratch  # bit for bit, not approximately
+        for cell in rng.choice(empty, size=min(len(empty), 40), replace=False):
+            for me in (1, 2):
+                scratch = _order(h.kernel_id, board, heights, game.rows, game.cols, game.k, False, me, weights,
+                                 h.windows, cell)  # fmt: skip
+                assert _inc_order(state, board, rules, me, weights, cell) == scratch
+    if state[0][0] in (MICS, PATTERNS):  # a frontier child's value without make and unmake, for the side to move after it
         for cell in rng.choice(empty, size=min(len(empty), 5), replace=False):
             for player in (1, 2):
                 board[cell] = player
@@ -48,6 +52,10 @@ def _check(state: tuple, board: np.ndarray, game: KInARow, h: Evaluator, rng: np
     if state[0][0] == MICS:  # the stored line codes of every empty cell (a stone's are stale by design)
         assert np.array_equal(state[5][:, empty], fresh[5][:, empty])
         assert np.array_equal(state[8][:, empty], fresh[8][:, empty])
+    if state[0][0] == PATTERNS:  # shape counts and every cell's cover (built fresh by playing the stones in cell order)
+        assert np.array_equal(state[14], fresh[14])
+        assert np.array_equal(state[15], fresh[15])
+        assert not state[15][0][board != 1].any() and not state[15][1][board != 2].any()
 
 
 @pytest.mark.parametrize("name", SUPPORTED)
@@ -57,7 +65,7 @@ def test_incremental_equals_from_scratch_after_every_make_and_unmake(name: str, 
     rng = np.random.default_rng(game.n_cells)
     board = np.zeros(game.n_cells, dtype=np.int8)
     state = _new_state(h.kernel_id, board, game.rules, RADIUS, True, h.weight_array, h.windows)
-    assert state[0][0] == (WINDOWS if name == "windows" else MICS)
+    assert state[0][0] == {"windows": WINDOWS, "mics": MICS, "patterns": PATTERNS}[name]
     # Moves in a small central square on big boards, so that lines fill, cross and block each other.
     side = min(game.rows, game.cols, 2 * game.k)
     r0, c0 = (game.rows - side) // 2, (game.cols - side) // 2
@@ -85,9 +93,9 @@ def test_gravity_and_other_evaluators_keep_no_state() -> None:
     c4 = Evaluator("mics", Connect4())
     on_c4 = _new_state(c4.kernel_id, np.zeros(42, dtype=np.int8), c4.game.rules, 0, True, c4.weight_array, c4.windows)
     assert on_c4[0].tolist() == [0, 0]
-    p = Evaluator("patterns", MNK(7, 7, 5))
-    on_p = _new_state(p.kernel_id, np.zeros(49, dtype=np.int8), p.game.rules, RADIUS, True, p.weight_array, p.windows)
-    assert on_p[0].tolist() == [0, 0]  # no evaluation state: the plain search (state None)
+    s = Evaluator("square_values", MNK(7, 7, 5))
+    on_s = _new_state(s.kernel_id, np.zeros(49, dtype=np.int8), s.game.rules, RADIUS, True, s.weight_array, s.windows)
+    assert on_s[0].tolist() == [0, 0]  # no evaluation state: the plain search (state None)
 
 
 def test_registry_flags_the_supported_evaluators() -> None:
