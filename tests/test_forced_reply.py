@@ -143,3 +143,27 @@ def test_top_q_proves_at_depth_two_what_the_plain_search_proves(seed: int, q: in
     assert is_win_score(narrow.score) == is_win_score(plain.score)
     if is_win_score(plain.score):
         assert narrow.score == plain.score
+
+
+def test_the_new_agent_never_loses_5_5_4_as_second_against_perfect_play() -> None:
+    """The recommended spec (scripts.bench_mnk.NEW, top-q included), its time budgets swapped for untimed ones.
+
+    A node budget replaces ``time_ms`` and the solver gets all the time it
+    needs, so the game does not depend on the machine's speed: 5,5,4 is a
+    draw, and the agent must hold it as second player.
+    """
+    from scripts.bench_mnk import NEW
+    from search.agent_spec import parse_spec
+    from search.agents import make_agent
+
+    options = parse_spec(NEW).options
+    assert "branching" in options and "solve_ms" in options
+    options.pop("time_ms")
+    options.update(nodes="20000", solve_ms="600000")
+    spec = "alphabeta:" + ",".join(f"{key}={value}" for key, value in options.items())
+    game = MNK(5, 5, 4)
+    first, second = make_agent("perfect", game, seed=1), make_agent(spec, game, seed=1)
+    pos = game.position()
+    while not pos.is_terminal():
+        pos.play((first if pos.ply % 2 == 0 else second).select_move(pos))
+    assert pos.winner is None, pos.move_string()
