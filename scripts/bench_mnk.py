@@ -145,6 +145,7 @@ def measure_agent(size: tuple[int, int, int], spec: str) -> Move:
     rows, cols, k = size
     game = MNK(rows, cols, k)
     agent = make_agent(spec, game, seed=0)
+    assert isinstance(agent, AlphaBetaAgent)  # parse_spec let only alpha-beta specs through
     position = game.position()
     position.play((rows // 2) * cols + cols // 2)
     agent.select_move(position)  # compile or load the kernels: not counted
