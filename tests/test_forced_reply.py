@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -49,7 +50,7 @@ def _opponent_wins(pos: Position) -> list[int]:
     return cells
 
 
-def _line_through(board, r: int, c: int, who: int, k: int) -> bool:  # type: ignore[no-untyped-def]
+def _line_through(board: np.ndarray, r: int, c: int, who: int, k: int) -> bool:
     """True if ``who`` has k or more in a row through (r, c) (freestyle: an overline wins)."""
     rows, cols = board.shape
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
