@@ -12,9 +12,19 @@ equal depth (tests/test_incremental.py); this prints how deep each gets and
 how fast, with the ratios.  The kernels are compiled by a depth-1 search
 first, so compile time is not counted.  No threat search is involved.
 
+A second table puts agents side by side on the same boards (issue 16's
+depth goal): today's ``mics`` agent (``--today``, default
+:data:`TODAY`) and the new agent (``--new``, default :data:`NEW`), each
+making one move from the same position (a first, untimed move compiles
+the kernels; the agent is reset before the timed one).  It prints the
+alpha-beta depth completed and its nodes/s, and the whole move's wall
+time, so the threat-space search the new agent runs before alpha-beta
+(and the exact solver on small boards) is counted in the move's time but
+not in the depth.  ``--heuristics none`` prints this table alone.
+
 Run it with ``python -m scripts.bench_mnk [--sizes 15,15,5 70,70,10]
-[--heuristics mics,windows] [--time-ms 1000] [--radius 2] [--markdown]``
-(about 40 s at the defaults, plus compile time on a fresh checkout).
+[--heuristics mics,windows] [--time-ms 1000] [--radius 2] [--today SPEC]
+[--new SPEC] [--markdown]`` (about 60 s at the defaults, plus compile time on a fresh checkout).
 Numbers are wall-clock on whatever else the machine is doing: run it under
 ``flock /tmp/heavy.lock`` on a shared machine.
 """
@@ -25,6 +35,7 @@ import argparse
 import os
 import platform
 import sys
+import time
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -34,10 +45,15 @@ import search.engine as engine
 from games import MNK
 from heuristics import NAMES, Evaluator
 from search import search
+from search.agents import AlphaBetaAgent, make_agent
 
 SIZES: tuple[tuple[int, int, int], ...] = ((7, 7, 5), (10, 10, 5), (15, 15, 5), (26, 26, 6), (50, 50, 10), (70, 70, 10))
 """Default boards (rows, cols, k)."""
 HEURISTICS: tuple[str, ...] = ("mics", "windows", "patterns")
+TODAY = "alphabeta:heuristic=mics,time_ms=950,radius=2,tss_nodes=0"
+"""Today's best ``mics`` agent (issue 16): incremental evaluation, full width, no threat search."""
+NEW = "alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6"
+"""The new agent (the README's recommended spec): top-q branching, forced-reply rule, threat search, solver."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +79,9 @@ def parse_size(text: str) -> tuple[int, int, int]:
 
 
 def parse_heuristics(text: str) -> tuple[str, ...]:
-    """An argparse type for a comma-separated list of registered evaluator names."""
+    """An argparse type for a comma-separated list of registered evaluator names (``none``: no such table)."""
+    if text.strip() == "none":
+        return ()
     names = tuple(name.strip() for name in text.split(","))
     for name in names:
         if name not in NAMES:
@@ -102,6 +120,55 @@ def measure(size: tuple[int, int, int], heuristic: str, incremental: bool, time_
     return Run(result.depth, result.nodes, result.nodes / max(result.seconds, 1e-9))
 
 
+def parse_spec(text: str) -> str:
+    """An argparse type for an alpha-beta agent spec (checked on a 7,7,5 board; its own message on failure)."""
+    try:
+        agent = make_agent(text, MNK(7, 7, 5))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a usable agent spec: {error}") from None
+    if not isinstance(agent, AlphaBetaAgent) or agent.limit.time_ms is None:
+        raise argparse.ArgumentTypeError(f"{text!r} must be an alphabeta spec with a time_ms budget")
+    return text
+
+
+@dataclass(frozen=True)
+class Move:
+    """One agent move: the alpha-beta depth completed, its nodes/s, and the move's wall time (threat search included)."""
+
+    depth: int
+    nodes_per_s: float
+    move_ms: float
+
+
+def measure_agent(size: tuple[int, int, int], spec: str) -> Move:
+    """The agent's move from the one-stone-in-the-centre position, after an untimed move that compiles the kernels."""
+    rows, cols, k = size
+    game = MNK(rows, cols, k)
+    agent = make_agent(spec, game, seed=0)
+    assert isinstance(agent, AlphaBetaAgent)  # parse_spec let only alpha-beta specs through
+    position = game.position()
+    position.play((rows // 2) * cols + cols // 2)
+    agent.select_move(position)  # compile or load the kernels: not counted
+    agent.reset()
+    started = time.perf_counter()
+    agent.select_move(position)
+    move_ms = (time.perf_counter() - started) * 1000.0
+    result = agent.last_result
+    assert result is not None  # no random moves in these specs
+    return Move(result.depth, result.nodes / max(result.seconds, 1e-9), move_ms)
+
+
+def agent_rows(sizes: Sequence[tuple[int, int, int]], today: str, new: str) -> list[list[str]]:
+    """The agents table: per board, depth, nodes/s and move time of today's agent and of the new one."""
+    rows: list[list[str]] = []
+    for size in sizes:
+        old, fresh = measure_agent(size, today), measure_agent(size, new)
+        rows.append([",".join(map(str, size)), str(old.depth), str(fresh.depth), f"{old.nodes_per_s:,.0f}",
+                     f"{fresh.nodes_per_s:,.0f}", f"{old.move_ms:.0f}", f"{fresh.move_ms:.0f}"])  # fmt: skip
+        print(f"  done {rows[-1][0]} agents", file=sys.stderr, flush=True)
+    return rows
+
+
 def table(rows: list[list[str]], header: list[str], markdown: bool) -> str:
     """The rows as aligned text or a Markdown table."""
     if markdown:
@@ -117,10 +184,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--sizes", nargs="+", type=parse_size, default=list(SIZES),
                         help="boards as rows,cols,k (default: " + " ".join(",".join(map(str, s)) for s in SIZES) + ")")
     parser.add_argument("--heuristics", type=parse_heuristics, default=HEURISTICS,
-                        help="comma-separated evaluators (default mics,windows,patterns)")
+                        help="comma-separated evaluators (default mics,windows,patterns; none: the agents table alone)")
     parser.add_argument("--time-ms", type=positive_int, default=1000, help="time budget per search (default 1000)")
     parser.add_argument("--radius", type=non_negative_int, default=2,
                         help="candidate cells within this many king moves of a stone (default 2; 0: all)")
+    parser.add_argument("--today", type=parse_spec, default=TODAY, help=f"today's agent (default {TODAY})")
+    parser.add_argument("--new", type=parse_spec, default=NEW, help=f"the new agent (default {NEW})")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")  # fmt: skip
     args = parser.parse_args(argv)
 
@@ -136,7 +205,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                          f"{scratch.nodes_per_s:,.0f}", f"{incr.nodes_per_s:,.0f}",
                          f"{incr.nodes_per_s / max(scratch.nodes_per_s, 1e-9):.1f}x"])  # fmt: skip
             print(f"  done {rows[-1][0]} {heuristic}", file=sys.stderr, flush=True)
-    print(table(rows, header, args.markdown))
+    if rows:
+        print(table(rows, header, args.markdown))
+    print(f"# agents, one move each: today = {args.today}; new = {args.new}")
+    header = ["board", "depth today", "depth new", "nodes/s today", "nodes/s new", "move ms today", "move ms new"]
+    print(table(agent_rows(args.sizes, args.today, args.new), header, args.markdown))
     return 0
 
 

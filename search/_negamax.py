@@ -18,7 +18,8 @@ fixed depth identical with or without the table (the tests check it).
 At every node, in order: count the node and check the budgets; a full board
 is a draw; depth 0 evaluates; a winning move is played at once (it is the
 best possible value, seed 003's early stop); the moves that block an
-immediate opponent win are marked forced; the rest are ordered (TT move,
+immediate opponent win are marked forced (with two or more plies left, only they are
+searched: any other move loses at once, see ``_keep_blocks``); the rest are ordered (TT move,
 forced blocks, killers, then the heuristic's ordering score, history as the
 tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
 cost about what the leaf evaluations cost) and, with a branching factor q,
@@ -235,6 +236,26 @@ def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.nda
 
 
 @njit(**JIT)
+def _keep_blocks(moves: np.ndarray, keys: np.ndarray, hist: np.ndarray, flags: np.ndarray, n: int) -> int:
+    """Keep only the moves flagged as forced blocks (``flags[i] == 1``), in place and in order; return how many.
+
+    The forced-reply rule: when the opponent threatens to win on its next
+    move (and the side to move has no win of its own, checked before), any
+    other move loses two plies on, which no block can do worse than; so
+    with two or more plies left the blocks alone give the node its value,
+    bit for bit (the dropped children would each cost a node and a scan of
+    the opponent's winning moves to say so).  At depth 1 the dropped moves
+    would be valued by the heuristic, not as losses, so the rule is not used there.
+    """
+    kept = 0
+    for i in range(n):
+        if flags[i] == 1:
+            moves[kept], keys[kept], hist[kept] = moves[i], keys[i], hist[i]
+            kept += 1
+    return kept
+
+
+@njit(**JIT)
 def _negamax(board, heights, key, stones, ply, depth, alpha, beta, rules, settings, weights, windows, zobrist,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, killers, history, pv, pv_len,
              move_buf, key_buf, hist_buf, order_buf, deadline, root_noise):  # fmt: skip
@@ -320,12 +341,16 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
     # children's evaluations cost; killers, history and forced blocks still order them.
     ordering = settings[S_ORDERING] != 0
     heuristic_order = ordering and depth > 1
+    order = order_buf[ply]
+    n_blocks = 0
     for i in range(n):
         action = moves[i]
         cell = _cell_of(action, heights, rules)
         board[cell] = 3 - me  # would the opponent win here? then this move is a forced block
         blocks = _wins_through(board, rules, cell)
         board[cell] = 0
+        order[i] = 1 if blocks else 0  # scratch: the block flags, read by the forced-reply rule below
+        n_blocks += 1 if blocks else 0
         score = 0.0
         if ordering:
             if heuristic_order:
@@ -348,7 +373,9 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
         keys[i] = score
 
     q = settings[S_BRANCHING]
-    order = order_buf[ply]
+    if n_blocks > 0 and depth > 1:
+        n = _keep_blocks(moves, keys, hist, order, n)
+        q = 0  # every block is searched (they are few)
     m = _select_best(keys, hist, n, q if 0 < q < n else n, order)
 
     best = -_INF

@@ -14,17 +14,50 @@ from scripts import bench_mnk
 ROOT = Path(__file__).resolve().parents[1]
 
 
+TINY = ["--today", "alphabeta:heuristic=mics,time_ms=30,radius=2,tss_nodes=0",
+        "--new", "alphabeta:heuristic=mics,time_ms=30,radius=2,branching=4"]  # fmt: skip
+
+
 def test_table_rows_with_depths_and_a_ratio(capsys: pytest.CaptureFixture[str]) -> None:
-    assert bench_mnk.main(["--sizes", "7,7,5", "--heuristics", "windows,mics", "--time-ms", "30"]) == 0
+    assert bench_mnk.main(["--sizes", "7,7,5", "--heuristics", "windows,mics", "--time-ms", "30", *TINY]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("# bench_mnk:")
     assert "speed-up" in lines[1]
-    body = [line.split() for line in lines[2:]]
+    body = [line.split() for line in lines[2:4]]
     assert [(r[0], r[1]) for r in body] == [("7,7,5", "windows"), ("7,7,5", "mics")]
     for row in body:
         assert int(row[2]) >= 1 and int(row[3]) >= 1  # the untimed first iteration always completes
         scratch, incr = float(row[4].replace(",", "")), float(row[5].replace(",", ""))
         assert row[6] == f"{incr / scratch:.1f}x"
+
+
+def test_agents_table_compares_today_and_new_on_each_board(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_mnk.main(["--sizes", "7,7,5", "9,9,5", "--heuristics", "none", *TINY]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == f"# agents, one move each: today = {TINY[1]}; new = {TINY[3]}"
+    assert lines[2].split() == ["board", "depth", "today", "depth", "new", "nodes/s", "today", "nodes/s", "new",
+                                "move", "ms", "today", "move", "ms", "new"]  # fmt: skip
+    body = [line.split() for line in lines[3:]]
+    assert [r[0] for r in body] == ["7,7,5", "9,9,5"]
+    for row in body:
+        assert int(row[1]) >= 1 and int(row[2]) >= 1
+        assert float(row[3].replace(",", "")) > 0 and float(row[4].replace(",", "")) > 0
+        assert 0 < float(row[5]) < 5000 and 0 < float(row[6]) < 5000  # a 30 ms budget, loosely (a loaded machine)
+
+
+def test_top_q_goes_deeper_than_full_width_on_the_same_node_budget() -> None:
+    """The reason for the new agent's q: on 15,15,5 a fixed node budget buys more plies at q = 6 (node counts, not time)."""
+    from games import MNK
+    from heuristics import Evaluator
+    from search import search
+
+    game = MNK(15, 15, 5)
+    position = game.position()
+    position.play(7 * 15 + 7)
+    h = Evaluator("mics", game)
+    full = search(position, h, nodes=20_000, radius=2)
+    narrow = search(position, h, nodes=20_000, radius=2, branching=6)
+    assert narrow.depth >= full.depth + 2
 
 
 def test_measure_restores_the_switch() -> None:
@@ -42,6 +75,8 @@ def test_measure_restores_the_switch() -> None:
         (["--heuristics", "mics,nope"], "unknown heuristic 'nope'"),
         (["--time-ms", "0"], "'0' is not an integer >= 1"),
         (["--radius", "-1"], "'-1' is not an integer >= 0"),
+        (["--new", "random"], "'random' must be an alphabeta spec with a time_ms budget"),
+        (["--today", "alphabeta:depth=0"], "'alphabeta:depth=0' is not a usable agent spec: depth=0"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv: list[str], message: str) -> None:
