@@ -229,8 +229,8 @@ class BoardBatch:
         """Board 0's reply in a batch of one board (the single env): its one group asked without index arrays.
 
         The general path (:meth:`_answer`: boards masked per group, planes
-        swapped by fancy indexing, stats scattered) cost the single env about
-        16 us a step with an alpha-beta opponent (measured), a quarter of the step.
+        swapped by fancy indexing, stats scattered) held the single env with a
+        depth-2 opponent at 12.2k steps/s against 17.3k this way (one run, same machine).
         """
         group = self.groups.groups[0]
         if not isinstance(group, PerBoard):  # a torch policy or a user's BatchOpponent: the batch path
