@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from envs._batch import check_choice, check_options
 from envs.core import as_action, observation_space
-from envs.render import RENDER_MODES, HumanRenderer, rgb_image
+from envs.render import RENDER_MODES, HumanRenderer, render_frame
 from games import IllegalMoveError, KInARow, Position
 from games.checks import check_finite, check_seed
 
@@ -84,14 +84,7 @@ class TwoLearners:
         if self.render_mode is None:
             gymnasium.logger.warn(f"render() was called without a render_mode; pass render_mode= to {self._maker}")
             return None
-        if self.render_mode == "rgb_array":
-            return rgb_image(self._position.board(), self.game)
-        text = self._render_text()
-        if self.render_mode == "ansi":
-            return text
-        assert self._human is not None
-        self._human.show(rgb_image(self._position.board(), self.game), text)
-        return None
+        return render_frame(self.render_mode, self._position.board(), self.game, self._render_text, self._human)
 
     def close(self) -> None:
         """Close the human window, if any."""
