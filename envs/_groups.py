@@ -47,11 +47,16 @@ class PerBoard(BatchOpponent):
         """Ask each board's opponent (checked for legality by :meth:`Opponent.reply`)."""
         replies = np.zeros(len(boards), dtype=np.int64)
         for j, b in enumerate(np.asarray(boards).tolist()):
-            opponent = self.opponents[b]
-            replies[j] = reply = opponent.reply(obs[j], masks[j].copy())
-            opponent.observe_move(reply)
-            self.stats[b] = opponent.search_stats()
+            replies[j] = self.reply_one(b, obs[j], masks[j].copy())
         return replies
+
+    def reply_one(self, b: int, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Board ``b``'s opponent's move (``obs`` from its side, ``mask`` a copy it may keep); it follows the move."""
+        opponent = self.opponents[b]
+        reply = opponent.reply(obs, mask)
+        opponent.observe_move(reply)
+        self.stats[b] = opponent.search_stats()
+        return reply
 
 
 class KernelRandom(BatchOpponent):

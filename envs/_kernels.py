@@ -8,7 +8,9 @@ test come from :mod:`games._board` (any board) or :mod:`games._bits`
 shifts), random draws from :mod:`games._rng`.
 
 State of board ``i`` (every kernel takes the arrays of all boards and an
-index list ``which`` of the boards to touch):
+index list ``which`` of the boards to touch).  The first eight arrays, in
+this order, open every entry kernel's arguments (:class:`envs._batch.BoardBatch`
+keeps them as one tuple):
 
 board : int8[n, rows * cols]      0 empty, 1 first player's stone, 2 second's (row 0 on top)
 heights : int32[n, cols]          stones per column
@@ -16,10 +18,10 @@ stones : uint64[n, 2]             the two players' stones as bitboards (bit layo
                                   unless params[P_BITS])
 history : int64[n, rows * cols]   actions played so far, ``history[i, :meta[i, M_PLY]]``
 meta : int64[n, N_META]           see the ``M_*`` columns below
-rng : uint64[n]                   one SplitMix64 state per board (who starts, random moves)
 obs : int8[n, 2, rows, cols]      plane 0 the agent's stones, plane 1 the opponent's
 mask : int8[n, n_actions]         1 where a move is legal; all 0 once the episode is over
 reward : float64[n]               the agent's reward for the last reset or step
+rng : uint64[n]                   one SplitMix64 state per board (who starts, random moves)
 params : int64[N_PARAMS]          the environment's settings, see the ``P_*`` indices below
 rules : games._rules.Rules        the game (its win test is games'; exact_k included)
 
@@ -127,7 +129,7 @@ def _end(meta: np.ndarray, mask: np.ndarray, reward: np.ndarray, i: int, outcome
 
 
 @njit(**JIT_INLINE)
-def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i):  # type: ignore[no-untyped-def]
+def _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i):  # type: ignore[no-untyped-def]
     """It is the opponent's turn on board ``i``: the built-in random opponent moves now, any other is left pending."""
     if not params[P_OPP_RANDOM]:
         meta[i, M_PENDING] = 1
@@ -139,7 +141,7 @@ def _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward
 
 
 @njit(**JIT)
-def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward, which, params, rules):  # type: ignore[no-untyped-def]
+def _reset_boards(board, heights, stones, history, meta, obs, mask, reward, rng, which, params, rules):  # type: ignore[no-untyped-def]
     """Empty the boards in ``which`` (int64[m]), choose the agent's side, and let a first-moving opponent move.
 
     ``rng[i]`` must already hold the new episode's state.
@@ -161,11 +163,11 @@ def _reset_boards(board, heights, stones, history, meta, rng, obs, mask, reward,
             side = _below(rng[i : i + 1], 2)
         meta[i, M_STONE] = 1 + side
         if side == SIDE_SECOND:
-            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i)
+            _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
 
 
 @njit(**JIT)
-def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, actions, which, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
+def _step_boards(board, heights, stones, history, meta, obs, mask, reward, rng, actions, which, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
     """Play the agent's ``actions[i]`` (int64[n], inside the action space) on the boards in ``which``, then the replies.
 
     An illegal action ends the episode with ``illegal_reward`` (ILLEGAL_LOSE)
@@ -192,7 +194,7 @@ def _step_boards(board, heights, stones, history, meta, rng, obs, mask, reward, 
         meta[i, M_PLAYED] = action
         _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone), stone)
         if not meta[i, M_OVER]:
-            _opponent_turn(board, heights, stones, history, meta, rng, obs, mask, reward, params, rules, i)
+            _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
 
 
 @njit(**JIT)
@@ -204,10 +206,3 @@ def _reply_boards(board, heights, stones, history, meta, obs, mask, reward, repl
         meta[i, M_PENDING] = 0
         meta[i, M_OPP] = replies[i]
         _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, replies[i], stone), stone)
-
-
-@njit(**JIT)
-def _observe_as(obs: np.ndarray, i: int, out: np.ndarray) -> None:
-    """Board ``i`` seen by the opponent (planes swapped) into ``out`` int8[2, rows, cols]: what a callable receives."""
-    out[0] = obs[i, 1]
-    out[1] = obs[i, 0]

@@ -16,7 +16,7 @@ from gymnasium import spaces
 
 from envs._batch import BoardBatch, check_options
 from envs.opponents import OpponentLike
-from envs.render import RENDER_MODES, HumanRenderer, rgb_image, text_board
+from envs.render import RENDER_MODES, HumanRenderer, render_frame, text_board
 from games import KInARow, Position
 from games.checks import check_seed
 
@@ -158,14 +158,8 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         if self.render_mode is None:
             gym.logger.warn(f"{type(self).__name__}.render() was called without a render_mode; pass render_mode= to gym.make")
             return None
-        if self.render_mode == "rgb_array":
-            return rgb_image(self._batch.board[0], self.game)
-        text = text_board(self._batch.position(0), self._batch.agent_player(0))
-        if self.render_mode == "ansi":
-            return text
-        assert self._human is not None
-        self._human.show(rgb_image(self._batch.board[0], self.game), text)
-        return None
+        return render_frame(self.render_mode, self._batch.board[0], self.game,
+                            lambda: text_board(self._batch.position(0), self._batch.agent_player(0)), self._human)  # fmt: skip
 
     def close(self) -> None:
         """Close the human window, if any."""

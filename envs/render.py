@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Optional
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
@@ -140,3 +140,16 @@ class HumanRenderer:
             self._pygame.display.quit()
             self._window = None
             self.uses_window = None
+
+
+def render_frame(render_mode: str, board: np.ndarray, game: KInARow, text: Callable[[], str],
+                 human: Optional[HumanRenderer]) -> Union[str, np.ndarray, None]:  # fmt: skip
+    """What an env's ``render()`` returns in ``render_mode`` (not None): an RGB image of ``board``, the text, or
+    None once both are shown in the ``human`` window.  ``text`` is called only where it is needed (it may replay a game)."""
+    if render_mode == "rgb_array":
+        return rgb_image(board, game)
+    if render_mode == "ansi":
+        return text()
+    assert human is not None, "render_mode='human' builds its window at construction"
+    human.show(rgb_image(board, game), text())
+    return None

@@ -8,8 +8,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import envs  # noqa: F401
+from envs._seeding import reseed
 from envs.batched import AlphaBetaBatch, BatchOpponent
 from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, IllegalMoveError, KInARow, Position
 from search.agents import make_agent
@@ -109,6 +112,34 @@ def test_noise_drawn_ahead_is_the_noise_drawn_per_search() -> None:
     ahead, one_by_one = np.random.default_rng(5), np.random.default_rng(5)
     rows = ahead.random((AlphaBetaBatch.NOISE_ROWS, 7)) * 1e-3
     assert np.array_equal(rows, np.stack([one_by_one.random(7) * 1e-3 for _ in range(AlphaBetaBatch.NOISE_ROWS)]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=6))
+def test_reseeded_generators_draw_what_default_rng_draws(seeds: list[int]) -> None:
+    """envs._seeding reseeds kept PCG64s in place: every draw the batch makes (doubles, bounded integers) equals
+    ``np.random.default_rng(seed)``'s, for seeds of one and two 32-bit words, 0 and 2**64 - 1 included."""
+    kept = [np.random.PCG64(99) for _ in seeds]
+    reseed(kept, seeds)
+    for bit_generator, seed in zip(kept, seeds):
+        assert bit_generator.state == np.random.PCG64(seed).state
+        ours, reference = np.random.Generator(bit_generator), np.random.default_rng(seed)
+        assert np.array_equal(ours.random((3, 7)), reference.random((3, 7)))
+        assert [int(ours.integers(k)) for k in (2, 7, 49)] == [int(reference.integers(k)) for k in (2, 7, 49)]
+
+
+def test_a_board_reseeded_mid_game_replays_its_episode() -> None:
+    """A batch's board reseeded with the seed of an episode it played gets the same replies again (kept PCG64s)."""
+    n, spec = 3, "alphabeta:depth=2,tt=1024,random_every=3"
+    batch = AlphaBetaBatch(make_agent(spec, CONNECT4), n)  # type: ignore[arg-type]
+    position = CONNECT4.position([3, 3, 2])
+    obs, masks = np.stack([opponent_view(position)] * n), np.stack([position.legal_mask()] * n)
+    played = []
+    for _ in range(2):
+        batch.new_episodes(np.arange(n), [11, 2**40 + 3, 11])
+        played.append([batch.reply_batch(obs, masks, np.arange(n)).tolist() for _ in range(6)])
+    assert played[0] == played[1]
+    assert [row[0] for row in played[0]] == [row[2] for row in played[0]]  # boards 0 and 2 share their seed
 
 
 def test_what_cannot_be_batched_is_refused() -> None:

@@ -74,6 +74,32 @@ def test_parallel_env_errors_and_illegal_moves() -> None:
         strict.step({"player_0": 0})
 
 
+def test_parallel_env_settings_and_rendering_match_the_aec_env() -> None:
+    """The two PettingZoo envs share their settings checks and renderers: same messages, same frames."""
+    for make in (connect4_v0.env, connect4_v0.parallel_env):
+        with pytest.raises(ValueError, match="illegal_action='random' is not allowed"):
+            make(illegal_action="random")
+        with pytest.raises(ValueError, match="render_mode='video' is not allowed"):
+            make(render_mode="video")
+        with pytest.raises(ValueError, match="illegal_reward"):
+            make(illegal_reward=float("nan"))
+    aec, par = connect4_v0.env(render_mode="rgb_array"), connect4_v0.parallel_env(render_mode="rgb_array")
+    aec.reset(seed=0)
+    par.reset(seed=0)
+    for move in (3, 3, 4):
+        aec.step(move)
+        par.step({agent: move for agent in par.agents})
+    assert np.array_equal(par.render(), aec.render()) and par.render().shape == (288, 336, 3)
+    text = connect4_v0.parallel_env(render_mode="ansi")
+    text.reset()
+    text.step({"player_0": 3, "player_1": 0})
+    assert text.render() == str(text.board_position())  # no "to move" line: both agents act every step
+    silent = connect4_v0.parallel_env()
+    silent.reset()
+    with pytest.warns(UserWarning, match=r"pass render_mode= to parallel_env\(\)"):
+        assert silent.render() is None
+
+
 def test_sampling_rules() -> None:
     league = SnapshotLeague(TIC_TAC_TOE, sampling="prioritised", power=1.0, seed=0)
     with pytest.raises(ValueError, match="the league is empty"):

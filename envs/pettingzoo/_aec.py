@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from envs._batch import check_choice, check_options
 from envs.core import as_action, observation_space
-from envs.render import RENDER_MODES, HumanRenderer, rgb_image
+from envs.render import RENDER_MODES, HumanRenderer, render_frame
 from games import IllegalMoveError, KInARow, Position
 from games.checks import check_finite, check_seed
 
@@ -19,7 +19,84 @@ AGENTS = ("player_0", "player_1")
 """``player_0`` moves first (stone ``x``), ``player_1`` second (``o``)."""
 
 
-class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
+class TwoLearners:
+    """What the AEC and the parallel env share: settings, spaces, observations, seeding and rendering.
+
+    A mixin placed before PettingZoo's base class; :class:`envs.pettingzoo.KInARowParallel` uses it too.
+    """
+
+    _maker = "env()"
+    """The factory named in messages."""
+    metadata: dict[str, Any]
+    game: KInARow
+    _position: Position
+    _np_random: Any
+    _np_random_seed: Any
+
+    def _setup(self, game: KInARow, name: str, illegal_action: str, illegal_reward: float, render_mode: Optional[str]) -> None:
+        """Check and keep the constructor's settings; build the spaces and an empty board.
+
+        Raises:
+            ValueError: an ``illegal_action``, ``illegal_reward`` or ``render_mode`` that is not allowed.
+        """
+        self.illegal_action = check_choice("illegal_action", illegal_action, ("lose", "raise"))
+        self.illegal_reward = float(check_finite("illegal_reward", illegal_reward))
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not allowed: use one of {', '.join(RENDER_MODES)} or None")
+        self.game = game
+        self.metadata = {**self.metadata, "name": name}
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        space = observation_space(game, dict_obs=True)
+        self.observation_spaces = {agent: space for agent in AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(game.n_actions) for agent in AGENTS}
+        self._position = game.position()
+        self._human = HumanRenderer(f"{game} ({name})", self.metadata["render_fps"]) if render_mode == "human" else None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same ``Dict`` space object for both agents."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(n_actions)``."""
+        return self.action_spaces[agent]
+
+    def _observation(self, player: int, to_act: bool) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` from ``player``'s side (fresh arrays); the mask is all zeros unless ``to_act``."""
+        grid = self._position.board()
+        planes = np.stack([grid == 1 + player, grid == 2 - player]).astype(np.int8)
+        mask = self._position.legal_mask() if to_act else np.zeros(self.game.n_actions, dtype=np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def _new_game(self, seed: Optional[int], options: Optional[dict[str, Any]]) -> None:
+        """Check ``options`` (none are used, but a wrong type is a mistake worth reporting), seed ``np_random``, empty the board."""
+        check_options(options)
+        if seed is not None:
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(check_seed(seed))
+        self._position = self.game.position()
+
+    def _render_text(self) -> str:
+        """The ``"ansi"`` text: the position."""
+        return str(self._position)
+
+    def render(self) -> Union[str, np.ndarray, None]:
+        """A text board (``"ansi"``), an RGB image (``"rgb_array"``), or show it (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(f"render() was called without a render_mode; pass render_mode= to {self._maker}")
+            return None
+        return render_frame(self.render_mode, self._position.board(), self.game, self._render_text, self._human)
+
+    def close(self) -> None:
+        """Close the human window, if any."""
+        if self._human is not None:
+            self._human.close()
+
+    def board_position(self) -> Position:
+        """A copy of the current position (for tests, agents and analysis)."""
+        return self._position.copy()
+
+
+class KInARowAEC(TwoLearners, AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A k-in-a-row game for two learners, in PettingZoo's agent-environment-cycle API.
 
     ## Description
@@ -91,47 +168,16 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     def __init__(self, game: KInARow, *, name: str = "kinarow_v0", illegal_action: str = "lose", illegal_reward: float = -1.0,
                  render_mode: Optional[str] = None) -> None:  # fmt: skip
         super().__init__()
-        self.illegal_action = check_choice("illegal_action", illegal_action, ("lose", "raise"))
-        illegal_reward = check_finite("illegal_reward", illegal_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: use one of {', '.join(RENDER_MODES)} or None")
-        self.game = game
-        self.illegal_reward = float(illegal_reward)
-        self.metadata = {**self.metadata, "name": name}
-        self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        space = observation_space(game, dict_obs=True)
-        self.observation_spaces = {agent: space for agent in AGENTS}
-        self.action_spaces = {agent: spaces.Discrete(game.n_actions) for agent in AGENTS}
-        self._position: Position = game.position()
-        self._human = HumanRenderer(f"{game} ({name})", self.metadata["render_fps"]) if render_mode == "human" else None
+        self._setup(game, name, illegal_action, illegal_reward, render_mode)
         self._reset_state()
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same ``Dict`` space object for both agents."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(n_actions)``."""
-        return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` from ``agent``'s side (fresh arrays)."""
-        player = AGENTS.index(agent)
-        grid = self._position.board()
-        planes = np.stack([grid == 1 + player, grid == 2 - player]).astype(np.int8)
-        mask = np.zeros(self.game.n_actions, dtype=np.int8)
-        if agent == self.agent_selection and not self._over:
-            mask[self._position.legal_moves()] = 1
-        return {"observation": planes, "action_mask": mask}
+        return self._observation(AGENTS.index(agent), agent == self.agent_selection and not self._over)
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         """A new game with ``player_0`` to move (the game has no randomness; ``seed`` only seeds ``np_random``)."""
-        check_options(options)  # none are used, but a wrong type is a mistake worth reporting
-        if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(check_seed(seed))
-        self._position = self.game.position()
+        self._new_game(seed, options)
         self._reset_state()
         if self._human is not None:
             self.render()
@@ -172,28 +218,9 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         if self._human is not None:
             self.render()
 
-    def render(self) -> Union[str, np.ndarray, None]:
-        """A text board (``"ansi"``), an RGB image (``"rgb_array"``), or show it (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode= to env()")
-            return None
-        if self.render_mode == "rgb_array":
-            return rgb_image(self._position.board(), self.game)
-        text = f"{self._position}\n{self.agent_selection} to move" if not self._over else str(self._position)
-        if self.render_mode == "ansi":
-            return text
-        assert self._human is not None
-        self._human.show(rgb_image(self._position.board(), self.game), text)
-        return None
-
-    def close(self) -> None:
-        """Close the human window, if any."""
-        if self._human is not None:
-            self._human.close()
-
-    def board_position(self) -> Position:
-        """A copy of the current position (for tests, agents and analysis)."""
-        return self._position.copy()
+    def _render_text(self) -> str:
+        """The position and, while the game goes on, who is to move."""
+        return f"{self._position}\n{self.agent_selection} to move" if not self._over else str(self._position)
 
     def _reset_state(self) -> None:
         self.agents = list(AGENTS)
@@ -210,4 +237,4 @@ class KInARowAEC(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.terminations = {agent: True for agent in self.agents}
 
 
-__all__ = ["AGENTS", "KInARowAEC"]
+__all__ = ["AGENTS", "KInARowAEC", "TwoLearners"]

@@ -12,22 +12,18 @@ step and only the one to move is played.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from envs._batch import check_choice, check_options
-from envs.core import as_action, observation_space
-from envs.pettingzoo._aec import AGENTS
-from envs.render import RENDER_MODES, HumanRenderer, rgb_image
-from games import IllegalMoveError, KInARow, Position
-from games.checks import check_finite, check_seed
+from envs.core import as_action
+from envs.pettingzoo._aec import AGENTS, TwoLearners
+from envs.render import RENDER_MODES
+from games import IllegalMoveError, KInARow
 
 
-class KInARowParallel(ParallelEnv):  # type: ignore[misc]  # PettingZoo is untyped
+class KInARowParallel(TwoLearners, ParallelEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """A k-in-a-row game for two learners in PettingZoo's parallel API: each step, the agent to move plays.
 
     ## Description
@@ -85,38 +81,16 @@ class KInARowParallel(ParallelEnv):  # type: ignore[misc]  # PettingZoo is untyp
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "kinarow_v0", "render_fps": 4}
+    _maker = "parallel_env()"
 
     def __init__(self, game: KInARow, *, name: str = "kinarow_v0", illegal_action: str = "lose",
                  illegal_reward: float = -1.0, render_mode: Optional[str] = None) -> None:  # fmt: skip
-        self.illegal_action = check_choice("illegal_action", illegal_action, ("lose", "raise"))
-        self.illegal_reward = float(check_finite("illegal_reward", illegal_reward))
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode={render_mode!r} is not allowed: use one of {', '.join(RENDER_MODES)} or None")
-        self.game = game
-        self.metadata = {**self.metadata, "name": name}
-        self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
+        self._setup(game, name, illegal_action, illegal_reward, render_mode)
         self.agents: list[str] = []
-        space = observation_space(game, dict_obs=True)
-        self.observation_spaces = {agent: space for agent in AGENTS}
-        self.action_spaces = {agent: spaces.Discrete(game.n_actions) for agent in AGENTS}
-        self._position: Position = game.position()
-        self._human = HumanRenderer(f"{game} ({name})", self.metadata["render_fps"]) if render_mode == "human" else None
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same ``Dict`` space object for both agents."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(n_actions)``."""
-        return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A new game with ``player_0`` to move; ``seed`` only seeds ``np_random`` (the game has no randomness)."""
-        check_options(options)
-        if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(check_seed(seed))
-        self._position = self.game.position()
+        self._new_game(seed, options)
         self.agents = list(AGENTS)
         if self._human is not None:
             self.render()
@@ -158,38 +132,9 @@ class KInARowParallel(ParallelEnv):  # type: ignore[misc]  # PettingZoo is untyp
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> Union[str, np.ndarray, None]:
-        """A text board (``"ansi"``), an RGB image (``"rgb_array"``), or show it (``"human"``)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode; pass render_mode= to parallel_env()")
-            return None
-        if self.render_mode == "rgb_array":
-            return rgb_image(self._position.board(), self.game)
-        text = str(self._position)
-        if self.render_mode == "ansi":
-            return text
-        assert self._human is not None
-        self._human.show(rgb_image(self._position.board(), self.game), text)
-        return None
-
-    def close(self) -> None:
-        """Close the human window, if any."""
-        if self._human is not None:
-            self._human.close()
-
-    def board_position(self) -> Position:
-        """A copy of the current position."""
-        return self._position.copy()
-
     def _observations(self, over: bool = False) -> dict[str, dict[str, np.ndarray]]:
-        grid = self._position.board()
-        legal = self._position.legal_mask()
-        out = {}
-        for player, agent in enumerate(AGENTS):
-            planes = np.stack([grid == 1 + player, grid == 2 - player]).astype(np.int8)
-            mask = legal.copy() if not over and self._position.to_move == player else np.zeros_like(legal)
-            out[agent] = {"observation": planes, "action_mask": mask}
-        return out
+        return {agent: self._observation(player, not over and self._position.to_move == player)
+                for player, agent in enumerate(AGENTS)}  # fmt: skip
 
     def _infos(self, illegal: Optional[str], over: bool = False) -> dict[str, dict[str, Any]]:
         to_move = None if over else AGENTS[self._position.to_move]
