@@ -90,7 +90,7 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     add("--mirror", action="store_true", help="show every other episode of a board mirrored (augmentation)")
     add("--opening-random", type=fraction, default=0.25,
         help="chance that the opponent's first move in a training game is random (default 0.25)")  # fmt: skip
-    add("--promote", type=fraction, default=0.6, help="score against the top rung that unlocks the next (default 0.6)")
+    add("--promote", type=fraction, default=0.55, help="score against the top rung that unlocks the next (default 0.55)")
     add("--snapshot-seconds", type=positive_float, default=120.0, help="seconds between snapshots of the learner")
     add("--snapshots", type=non_negative_int, default=4, help="latest snapshots in play (0: none; default 4)")
     add("--threads", type=positive_int, default=2, help="torch threads (default 2: the machine's two cores)")

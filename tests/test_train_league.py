@@ -102,14 +102,16 @@ def test_league_with_one_member_replies_as_that_rung_alone() -> None:
 
 
 def test_curriculum_moves_up_only_past_the_threshold_and_weights_sum_to_one() -> None:
-    curriculum = Curriculum(("random", "d1", "d2"), promote=0.6, min_games=10)
+    curriculum = Curriculum(("random", "d1", "d2"), top=0.6, rest=0.2, promote=0.6, min_games=10)
     assert curriculum.weights([]) == {"random": 1.0}
-    assert curriculum.update({"random": [5, 0, 4]}) is None  # 9 games: too few to judge
-    assert curriculum.update({"random": [0, 2, 0], "d1": [0, 0, 9]}) is None  # (5 + 2 / 2) / 11 = 55% < 60%
-    assert curriculum.update({"random": [3, 0, 0]}) == "d1"  # (8 + 1) / 14 = 64%
-    assert curriculum.score() != curriculum.score()  # nan: counts restart at the new top rung
+    assert curriculum.update({"random": [5, 0, 4]}) is None and curriculum.level == 0  # 9 games: too few to judge
+    assert curriculum.update({"random": [0, 2, 0], "d1": [0, 0, 9]}) is None  # block of 11: (5 + 2 / 2) / 11 = 55% < 60%
+    assert curriculum.score() == pytest.approx(6 / 11)
+    assert curriculum.update({"random": [7, 0, 3]}) == "d1"  # a new block: 70%; the losses of the first do not count
+    assert curriculum.score() != curriculum.score()  # nan: no block against the new top rung yet
     assert curriculum.weights([]) == pytest.approx({"d1": 0.8, "random": 0.2})
     weights = curriculum.weights(["s0", "s1"])
     assert weights == pytest.approx({"d1": 0.6, "random": 0.2, "s0": 0.1, "s1": 0.1})
     curriculum.update({"d1": [100, 0, 0]})
     assert curriculum.level == 2 and curriculum.update({"d2": [1000, 0, 0]}) is None  # the last rung stays the top
+    assert curriculum.score() == 1.0
