@@ -15,7 +15,7 @@ the game result only (+1 / 0 / -1).
 ladder rating of the untrained policy and training.  Then the model is saved
 (atomically) and the masked argmax of the network alone (no search at play
 time) is evaluated: ``--eval-pairs`` paired games against
-``alphabeta:depth=2`` (each from a random opening of ``--eval-plies`` plies,
+``alphabeta:depth=2`` (each from a random opening of ``--eval-plies`` plies, 4 by default as on the ladder,
 played once with each colour; the opponent's tie-breaks are seeded per game),
 with a 95% Wilson interval on the win rate, and the ladder Elo
 (:mod:`envs.rating`) before and after.  Run it as::
@@ -95,7 +95,9 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     add("--snapshots", type=non_negative_int, default=4, help="latest snapshots in play (0: none; default 4)")
     add("--threads", type=positive_int, default=2, help="torch threads (default 2: the machine's two cores)")
     add("--eval-pairs", type=positive_int, default=200, help="paired games against alphabeta:depth=2 (default 200)")
-    add("--eval-plies", type=int_range(0, 8), default=2, help="random plies of each evaluation opening (default 2)")
+    add(
+        "--eval-plies", type=int_range(0, 8), default=4, help="random plies of each evaluation opening (default 4, as the ladder)"
+    )
     add("--ladder-games", type=int_range(2), default=200, help="games of each ladder rating (default 200)")
     add("--seed", type=non_negative_int, default=0, help="seed of the model, the envs and the evaluation")
     add("--save", type=model_path, default="runs/league/model.zip",
@@ -124,7 +126,9 @@ def evaluate(model: Any, pairs: int, plies: int, seed: int) -> dict[str, Any]:
     from search.agents import make_agent
     from tuning.openings import make_openings
 
-    openings = make_openings(CONNECT4, count=pairs if plies else 1, plies=plies, seed=seed, heldout=0.0).tuning
+    # Openings are distinct up to the mirror: 6x7 has only 1, 4 and 25 of them after 0, 1 and 2 plies (pairs then cycle).
+    count = min(pairs, {0: 1, 1: 4, 2: 25}.get(plies, pairs))
+    openings = make_openings(CONNECT4, count=count, plies=plies, seed=seed, heldout=0.0).tuning
     scores = play_pairs(CONNECT4, as_agent(policy_of(model), CONNECT4), make_agent(TARGET, CONNECT4), openings, pairs, seed)
     colours = {}
     for side, name in enumerate(("first", "second")):
