@@ -33,10 +33,9 @@ from typing import Optional, Sequence
 
 from scripts._files import atomic_path
 from tuning.match import MatchResult
-from tuning.stats import Estimate, pentanomial, trinomial
+from tuning.stats import Z95, Estimate, pentanomial, trinomial
+from tuning.stats import wilson as wilson  # the experiments' interval of a proportion (scripts import it from here)
 
-Z95 = 1.959963984540054
-"""The 97.5% normal quantile: 95% two-sided intervals."""
 MARGIN = 0.10
 """Largest score difference (about 70 Elo near 1/2) that still counts as "about as strong"."""
 MIN_SAMPLES = 20
@@ -306,14 +305,3 @@ def near_even(cell: Cell, margin: float = MARGIN) -> str:
     if e.score_low > 0.5 + margin or e.score_high < 0.5 - margin:
         return FAILS
     return OPEN
-
-
-def wilson(successes: int, trials: int) -> tuple[float, float]:
-    """The 95% Wilson interval of a proportion (``(0, 1)`` for no trials)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1.0 + Z95**2 / trials
-    centre = (p + Z95**2 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)

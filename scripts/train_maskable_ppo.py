@@ -21,7 +21,6 @@ the CPU wheel of torch first, see the README).  Run it as::
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -35,19 +34,10 @@ from games import CONNECT4
 from scripts._args import non_negative_int, positive_int, writable_file
 from scripts._files import atomic_path
 from scripts._report import print_machine_and_command, print_table
+from tuning.stats import wilson
 
 ENV_ID = "envs:alphabeta/Connect4-v0"  # "envs:" imports the package inside SB3's worker processes too
 OPPONENTS = ("random", "alphabeta:depth=1")
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def evaluate(model: Any, opponent: str, games: int, seed: int) -> tuple[int, int, int]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 import zlib
@@ -39,27 +38,7 @@ from games import KInARow
 from games.cli import add_game_arguments, game_from_args
 from search.agents import AgentType, make_agent
 from tuning.labels import LabelledPosition, LabelSet, default_path, load_labels
-
-Z95 = 1.959963984540054
-"""The two-sided 95% normal quantile."""
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (``(0, 1)`` without trials).
-
-    Example:
-        >>> [round(x, 4) for x in wilson(0, 10)]
-        [0.0, 0.2775]
-    """
-    if not 0 <= successes <= trials:
-        raise ValueError(f"successes={successes} must be within 0..trials={trials}")
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    denominator = 1 + z * z / trials
-    return max(0.0, (centre - half) / denominator), min(1.0, (centre + half) / denominator)
+from tuning.stats import wilson as wilson  # the blunder table's interval, defined with the other statistics
 
 
 @dataclass(frozen=True)

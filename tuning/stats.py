@@ -45,6 +45,28 @@ REGULARIZATION = 1e-3
 """Pseudo-count added to every bin by :func:`sprt_llr`."""
 
 
+Z95 = 1.959963984540054
+"""The two-sided 95% normal quantile."""
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (``(0, 1)`` without trials).
+
+    Example:
+        >>> [round(x, 4) for x in wilson(0, 10)]
+        [0.0, 0.2775]
+    """
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes={successes} must be within 0..trials={trials}")
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return max(0.0, (centre - half) / denominator), min(1.0, (centre + half) / denominator)
+
+
 def elo_from_score(score: float) -> float:
     """Logistic Elo difference for an expected score in (0, 1); +-inf at the ends."""
     if not 0.0 <= score <= 1.0:
