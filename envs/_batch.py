@@ -54,6 +54,16 @@ def check_choice(name: str, value: object, allowed: Sequence[str]) -> str:
     return value
 
 
+def max_opening_plies(game: KInARow) -> int:
+    """The longest random opening a reset may play on ``game``: ``min(2k - 3, cells - 2)``, at least 0.
+
+    After ``2k - 3`` plies the next move cannot complete a line of ``k`` (its
+    player has at most ``k - 1`` stones), so an opponent answering the opening
+    cannot end the game before the agent decides, and a cell is left for it.
+    """
+    return max(0, min(2 * game.k - 3, game.n_cells - 2))
+
+
 class BoardBatch:
     """``n`` boards of ``game``, each an episode of the agent against its own copy of the opponent.
 
@@ -64,10 +74,13 @@ class BoardBatch:
         agent_plays: ``"first"``, ``"second"`` or ``"random"`` (a coin per episode).
         illegal_action: ``"lose"``, ``"raise"`` or ``"random"``.
         illegal_reward: the agent's reward when an illegal action loses.
+        opening_plies: random plies played for both sides at every reset,
+            before the agent's first decision: an int, or ``(low, high)`` for a
+            uniform draw per episode (see :meth:`set_opening`).
     """
 
     def __init__(self, game: KInARow, n: int, opponent: Union[OpponentLike, Sequence[OpponentLike]], agent_plays: str, illegal_action: str,
-                 illegal_reward: float) -> None:  # fmt: skip
+                 illegal_reward: float, opening_plies: Union[int, tuple[int, int]] = 0) -> None:  # fmt: skip
         self.game = game
         self.n = n
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
@@ -107,6 +120,8 @@ class BoardBatch:
         self.set_opponent(opponent)
         self.agent_plays = "first"
         self.set_agent_plays(agent_plays)
+        self.opening_plies = (0, 0)
+        self.set_opening(opening_plies)
 
     # ------------------------------------------------------------ settings
     def set_opponent(self, opponent: Union[OpponentLike, Sequence[OpponentLike]]) -> None:
@@ -128,6 +143,27 @@ class BoardBatch:
         """Take the side ``agent_plays`` from the next reset of each board on."""
         self.agent_plays = check_choice("agent_plays", agent_plays, AGENT_PLAYS)
         self.params[K.P_SIDE] = _SIDES[agent_plays]
+
+    def set_opening(self, plies: Union[int, tuple[int, int]]) -> None:
+        """Play ``plies`` random moves (an int, or a uniform draw from ``(low, high)``) at every later reset.
+
+        The moves alternate from the first player and are drawn from the
+        board's kernel generator, so a seed repeats them.  At most
+        :func:`max_opening_plies`, so that the agent always gets a decision
+        in an unfinished game (no line of ``k`` is possible that early).
+
+        Raises:
+            ValueError: not an int or a pair of ints from 0 to the maximum, low first.
+        """
+        top = max_opening_plies(self.game)
+        pair = (plies, plies) if isinstance(plies, (int, np.integer)) and not isinstance(plies, bool) else plies
+        if (not isinstance(pair, (tuple, list)) or len(pair) != 2
+                or not all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in pair)
+                or not 0 <= pair[0] <= pair[1] <= top):  # fmt: skip
+            raise ValueError(f"opening_plies={plies!r} is not allowed: use an int or a pair (low, high) of ints with "
+                             f"0 <= low <= high <= {top} on {self.game}")  # fmt: skip
+        self.opening_plies = (int(pair[0]), int(pair[1]))
+        self.params[K.P_OPEN_LO], self.params[K.P_OPEN_HI] = self.opening_plies
 
     def apply_options(self, options: Optional[dict[str, Any]]) -> None:
         """Apply ``reset(options=...)``: ``opponent`` and ``agent_plays`` stay in force until changed again."""
@@ -162,11 +198,28 @@ class BoardBatch:
             else:
                 self._new_episodes(which, seeds)
         K._reset_boards(*self._state, self.rng, which, self.params, self.rules)
+        if groups.groups and self.opening_plies[1]:
+            self._observe_openings(which)
         if groups.groups:
             if not one:
                 self._answer(which[self.meta[which, K.M_PENDING] == 1])
             elif self.meta[0, K.M_PENDING]:
                 self._answer_one(agent_moved=False)
+
+    def _observe_openings(self, which: np.ndarray) -> None:
+        """Show the per-board opponents of the boards ``which`` their random openings (they follow the game).
+
+        Right after the kernel's reset a Python opponent has not moved yet, so a board's history is its opening.
+        """
+        groups = self.groups
+        for g, group in enumerate(groups.groups):
+            if not isinstance(group, PerBoard):  # batched opponents read the observation, they keep no position
+                continue
+            mine = which[groups.group_of[which] == g]
+            plies = self.meta[mine, K.M_PLY]
+            for ply in range(int(plies.max(initial=0))):
+                on = mine[plies > ply]
+                group.observe_moves(groups.local[on], self.history[on, ply])
 
     def _new_episodes(self, which: np.ndarray, seeds: list[int]) -> None:
         """Tell each group which of its boards start an episode, with the opponents' seeds (``seeds[j]`` for ``which[j]``)."""

@@ -51,9 +51,9 @@ from games._rng import _below
 # meta columns
 M_PLY, M_STONE, M_OVER, M_WINNER, M_ILLEGAL, M_PLAYED, M_OPP, M_PENDING = range(8)
 N_META = 8
-# params indices
-P_ILLEGAL, P_OPP_RANDOM, P_SIDE, P_BITS = range(4)
-N_PARAMS = 4
+# params indices (P_OPEN_LO/HI: the random opening's plies, drawn uniformly from LO to HI at every reset)
+P_ILLEGAL, P_OPP_RANDOM, P_SIDE, P_BITS, P_OPEN_LO, P_OPEN_HI = range(6)
+N_PARAMS = 6
 # params[P_ILLEGAL]: what an illegal agent action does inside the kernel ("raise" is refused in Python first)
 ILLEGAL_LOSE, ILLEGAL_RANDOM = 0, 1
 # params[P_SIDE]: which side the agent takes at reset
@@ -142,7 +142,8 @@ def _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng
 
 @njit(**JIT)
 def _reset_boards(board, heights, stones, history, meta, obs, mask, reward, rng, which, params, rules):  # type: ignore[no-untyped-def]
-    """Empty the boards in ``which`` (int64[m]), choose the agent's side, and let a first-moving opponent move.
+    """Empty the boards in ``which`` (int64[m]), choose the agent's side, play the random opening (``params[P_OPEN_*]``
+    plies), and let the opponent move if it is its turn.
 
     ``rng[i]`` must already hold the new episode's state.
     """
@@ -162,7 +163,15 @@ def _reset_boards(board, heights, stones, history, meta, obs, mask, reward, rng,
         if side == SIDE_RANDOM:
             side = _below(rng[i : i + 1], 2)
         meta[i, M_STONE] = 1 + side
-        if side == SIDE_SECOND:
+        # The opening: random moves for both sides before the agent's first decision.  Python caps the plies
+        # (envs._batch.max_opening_plies) so that no move can complete a line yet: no outcome to check.
+        plies = params[P_OPEN_LO]
+        if params[P_OPEN_HI] > plies:
+            plies += _below(rng[i : i + 1], params[P_OPEN_HI] - plies + 1)
+        for ply in range(plies):
+            _place(board, heights, stones, history, meta, obs, mask, params, rules, i, _random_legal(mask, i, rng[i : i + 1]),
+                   1 + ply % 2)  # fmt: skip
+        if 1 + plies % 2 != meta[i, M_STONE]:
             _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
 
 

@@ -57,6 +57,12 @@ class KInARowVectorEnv(VectorEnv):
             :class:`envs.Connect4Env`, the same for every board.
         render_mode: ``"rgb_array"`` or ``"ansi"`` (a tuple with one frame per board), or None.
         autoreset_mode: an :class:`gymnasium.vector.AutoresetMode` (or its value, e.g. ``"SameStep"``).
+        opening_plies: random moves played for both sides at every reset before
+            the agent's first decision (an int, or ``(low, high)`` drawn
+            uniformly per episode; 0 by default).  Drawn from the board's seed,
+            so episodes repeat; the agent's side is drawn as usual and the
+            opponent answers the opening when it is its turn.  Sub-environments
+            equal single envs only with the default 0 (the single env has no opening).
     """
 
     def __init__(
@@ -71,6 +77,7 @@ class KInARowVectorEnv(VectorEnv):
         dict_obs: bool = False,
         render_mode: Optional[str] = None,
         autoreset_mode: Union[AutoresetMode, str] = AutoresetMode.NEXT_STEP,
+        opening_plies: Union[int, tuple[int, int]] = 0,
     ) -> None:
         num_envs = check_int("num_envs", num_envs, low=1)
         try:
@@ -85,7 +92,7 @@ class KInARowVectorEnv(VectorEnv):
         self.game = game
         self.num_envs = num_envs
         self.dict_obs = dict_obs
-        self._batch = BoardBatch(game, num_envs, opponent, agent_plays, illegal_action, illegal_reward)
+        self._batch = BoardBatch(game, num_envs, opponent, agent_plays, illegal_action, illegal_reward, opening_plies)
         self.single_observation_space = observation_space(game, dict_obs)
         self.single_action_space = spaces.Discrete(game.n_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)

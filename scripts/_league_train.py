@@ -103,7 +103,8 @@ class LeagueBatch(BatchOpponent):
     Args:
         n: number of boards.
         seed: seeds the draws of members.
-        opening_random: chance that an episode's first opponent move is uniformly random (more varied openings).
+        opening_random: chance that an episode's first opponent move is uniformly random (more varied games; after
+            the env's random opening, if it plays one).
     """
 
     name = "league"

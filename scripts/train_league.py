@@ -7,9 +7,12 @@ the fixed rungs ``random``, ``alphabeta:depth=1`` and ``alphabeta:depth=2``
 (each searched for all its boards in one numba call) unlocked one by one by a
 curriculum as the learner's score against the top rung passes
 ``--promote``, plus frozen snapshots of the learner itself (one every
-``--snapshot-seconds``, the last ``--snapshots`` of them in play).  With
-``--mirror`` every other episode of a board is shown mirrored.  Rewards are
-the game result only (+1 / 0 / -1).
+``--snapshot-seconds``, the last ``--snapshots`` of them in play).  Every
+training episode starts from a random opening of ``--opening-plies`` plies
+played by the env for both sides before the learner's first decision (4 by
+default, as the evaluation and the ladder: PPO only learns from moves its
+policy chose).  With ``--mirror`` every other episode of a board is shown
+mirrored.  Rewards are the game result only (+1 / 0 / -1).
 
 ``--minutes`` bounds everything but the final evaluation: start-up, the
 ladder rating of the untrained policy and training.  Then the model is saved
@@ -67,6 +70,22 @@ def fraction(text: str) -> float:
     return value
 
 
+def opening_range(text: str) -> tuple[int, int]:
+    """``--opening-plies``: ``N`` or ``LOW-HIGH`` plies of random opening, within what the env allows on 6x7."""
+    from envs._batch import max_opening_plies
+    from games import CONNECT4
+
+    top = max_opening_plies(CONNECT4)
+    low, _, high = text.partition("-")
+    try:
+        pair = (int(low), int(high or low))
+    except ValueError:
+        pair = (-1, -1)
+    if not 0 <= pair[0] <= pair[1] <= top:
+        raise argparse.ArgumentTypeError(f"{text!r} is not N or LOW-HIGH with 0 <= LOW <= HIGH <= {top}")
+    return pair
+
+
 def model_path(text: str) -> Path:
     """``--save``: a writable ``.zip`` path (``.zip`` appended when missing, as SB3 does)."""
     return writable_file(text if text.endswith(".zip") else f"{text}.zip")
@@ -88,8 +107,10 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     add("--layers", type=int_range(1, 8), default=3, help="convolutions (default 3)")
     add("--features", type=positive_int, default=128, help="units of the dense layer after the convolutions (default 128)")
     add("--mirror", action="store_true", help="show every other episode of a board mirrored (augmentation)")
-    add("--opening-random", type=fraction, default=0.25,
-        help="chance that the opponent's first move in a training game is random (default 0.25)")  # fmt: skip
+    add("--opening-plies", type=opening_range, default=(4, 4),
+        help="random plies (N or LOW-HIGH, drawn per episode) before the learner's first decision (default 4)")  # fmt: skip
+    add("--opening-random", type=fraction, default=0.0,
+        help="chance that the opponent's first move after the opening is random (default 0)")  # fmt: skip
     add("--promote", type=fraction, default=0.55, help="score against the top rung that unlocks the next (default 0.55)")
     add("--snapshot-seconds", type=positive_float, default=120.0, help="seconds between snapshots of the learner")
     add("--snapshots", type=non_negative_int, default=4, help="latest snapshots in play (0: none; default 4)")
@@ -162,7 +183,8 @@ def build(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     for spec in RUNGS:
         league.add(spec, rung_opponent(spec, CONNECT4, args.boards))
     league.set_weights({RUNGS[0]: 1.0})
-    vec = make_sb3_vec_env("alphabeta/Connect4-v0", num_envs=args.boards, opponent=league, agent_plays="random")
+    vec = make_sb3_vec_env("alphabeta/Connect4-v0", num_envs=args.boards, opponent=league, agent_plays="random",
+                           opening_plies=args.opening_plies)  # fmt: skip
     vec.seed(args.seed)
     env = LeagueVecEnv(vec, league, mirror=args.mirror)
     kwargs = {"features_extractor_class": BoardCNN, "net_arch": {"pi": [64], "vf": [64]},
@@ -288,7 +310,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command = shlex.join(["python", "-m", "scripts.train_league", *(sys.argv[1:] if argv is None else argv)])
     settings = (f"{args.boards} boards, n_steps {args.n_steps}, batch {args.batch_size}, {args.epochs} epochs, lr {args.lr}, "
                 f"ent {args.ent_coef}, CNN {args.layers}x{args.channels} + {args.features}, mirror {args.mirror}, "
-                f"opening random {args.opening_random}, promote {args.promote}, snapshots {args.snapshots} every "
+                f"opening plies {args.opening_plies[0]}-{args.opening_plies[1]}, opening random {args.opening_random}, "
+                f"promote {args.promote}, snapshots {args.snapshots} every "
                 f"{args.snapshot_seconds:.0f} s, torch threads {args.threads}")  # fmt: skip
     result = {
         "elo_before": elo_before, "elo_after": elo_after, "eval": evaluation, "steps": int(model.num_timesteps),

@@ -31,7 +31,8 @@ def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) ->
     out, model_file = tmp_path / "report", tmp_path / "model"
     result = run("--minutes", "0.25", "--boards", "8", "--n-steps", "8", "--batch-size", "32", "--epochs", "1",
                  "--channels", "4", "--layers", "1", "--features", "16", "--eval-pairs", "3", "--ladder-games", "4",
-                 "--snapshot-seconds", "1", "--mirror", "--save", str(model_file), "--out", str(out))  # fmt: skip
+                 "--snapshot-seconds", "1", "--mirror", "--opening-plies", "1-3", "--save", str(model_file),
+                 "--out", str(out))  # fmt: skip
     assert result.returncode == 0, result.stderr[-3000:]
     data = json.loads(out.with_suffix(".json").read_text())
     e = data["eval"]
@@ -49,6 +50,7 @@ def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) ->
     assert markdown == "# Training against a league\n\n" + result.stdout
     assert f"| games (W / D / L) | 6 ({e['wins']} / {e['draws']} / {e['losses']}) |" in markdown
     assert "Command: `python -m scripts.train_league --minutes 0.25" in markdown
+    assert "opening plies 1-3, opening random 0.0," in data["settings"]
 
     from sb3_contrib import MaskablePPO
 
@@ -73,6 +75,9 @@ def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) ->
         (("--ent-coef", "2"), "argument --ent-coef: '2' is not a number from 0 to 1"),
         (("--eval-plies", "9"), "argument --eval-plies: '9' is not an integer from 0 to 8"),
         (("--boards", "4", "--n-steps", "8", "--batch-size", "64"), "argument --batch-size: 64 is more than a rollout's 32"),
+        (("--opening-plies", "6"), "argument --opening-plies: '6' is not N or LOW-HIGH with 0 <= LOW <= HIGH <= 5"),
+        (("--opening-plies", "3-1"), "argument --opening-plies: '3-1' is not N or LOW-HIGH with 0 <= LOW <= HIGH <= 5"),
+        (("--opening-plies", "x"), "argument --opening-plies: 'x' is not N or LOW-HIGH"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
@@ -115,3 +120,20 @@ def test_curriculum_moves_up_only_past_the_threshold_and_weights_sum_to_one() ->
     curriculum.update({"d1": [100, 0, 0]})
     assert curriculum.level == 2 and curriculum.update({"d2": [1000, 0, 0]}) is None  # the last rung stays the top
     assert curriculum.score() == 1.0
+
+
+@pytest.mark.parametrize("plies, low, high", [([], 4, 4), (["--opening-plies", "2-3"], 2, 3)])
+def test_training_boards_start_after_the_opening_with_the_learner_to_move(plies: list[str], low: int, high: int) -> None:
+    """build(): the learner's first decision on every board comes after the env's random opening (4 plies by default)."""
+    from envs import _kernels as K
+    from scripts.train_league import build, parse_args
+
+    args = parse_args(["--boards", "32", "--n-steps", "4", "--batch-size", "32", "--channels", "4", "--layers", "1",
+                       "--features", "8", *plies])  # fmt: skip
+    league, env, model = build(args)
+    env.reset()
+    meta = env.venv.batch.meta
+    opening = meta[:, K.M_PLY] - (meta[:, K.M_OPP] >= 0)  # the opponent's answer, if it had to make one, is not the opening
+    assert opening.min() == low and opening.max() == high
+    assert ((meta[:, K.M_PLY] % 2 + 1) == meta[:, K.M_STONE]).all()  # the learner is to move on every board
+    assert not meta[:, K.M_OVER].any()
