@@ -43,20 +43,11 @@ import numpy as np
 
 from scripts._args import int_range, non_negative_int, positive_float, positive_int, writable_file
 from scripts._files import atomic_path, write_text_atomic
+from tuning.stats import wilson
 
 RUNGS = ("random", "alphabeta:depth=1,tt=4096", "alphabeta:depth=2,tt=4096")
 """The league's fixed rungs, weakest first (small tables: one per board)."""
 TARGET = "alphabeta:depth=2"
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def fraction(text: str) -> float:
