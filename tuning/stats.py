@@ -64,7 +64,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = p + z * z / (2 * trials)
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
     denominator = 1 + z * z / trials
-    return max(0.0, (centre - half) / denominator), min(1.0, (centre + half) / denominator)
+    # the bounds are exactly 0 with no successes and 1 with no failures: rounding must not move them inside
+    low = 0.0 if successes == 0 else max(0.0, (centre - half) / denominator)
+    high = 1.0 if successes == trials else min(1.0, (centre + half) / denominator)
+    return low, high
 
 
 def elo_from_score(score: float) -> float:
