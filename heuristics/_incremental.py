@@ -61,15 +61,13 @@ from games._board import _empty_cells
 from games._jit import JIT
 from games._rules import Rules
 from heuristics._mics import (
-    _ADJACENT_MULT,
     _N_TOTALS,
-    _OWN_THREAT_BONUS,
     _add_class,
     _class_of,
     _combine,
     _fill_direction,
+    _order_value,
     _powers,
-    _tier_value,
     _tiers,
     _totals_value,
 )
@@ -308,8 +306,8 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
     """The evaluator's ordering score of ``me`` playing empty ``cell`` (equal bit for bit to ``_dispatch._order``)."""
     meta, w_counts, w_start, w_pairs, m_stats, m_powers = state[0], state[1], state[3], state[4], state[5], state[9]
     rows, cols, k = rules.rows, rules.cols, rules.k
-    row, col = cell // cols, cell % cols
     if meta[0] == WINDOWS:  # _windows._order's terms in its order, counts read instead of counted
+        row, col = cell // cols, cell % cols
         change = 0.0
         for d in range(4):
             dr = 0 if d == 0 else 1
@@ -328,17 +326,9 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
         _order_counts(board, rows, cols, k, cell, me, state[17], state[16])
         return _score(state[17], weights)
     # MICS: _mics._order with the cell's stored directions in place of _player_cell
-    t1, t2, cap = _tiers(weights)
     tier_me, raw_me = _combine(m_stats[me - 1, cell], k, weights, m_powers)
     tier_op, raw_op = _combine(m_stats[2 - me, cell], k, weights, m_powers)
-    own_value = _tier_value(tier_me, raw_me, t1, t2, cap)
-    if tier_me <= 2:
-        own_value *= 1.0 + weights[_OWN_THREAT_BONUS]
-    adjacent = 0
-    for r in range(max(0, row - 1), min(rows, row + 2)):
-        for c in range(max(0, col - 1), min(cols, col + 2)):
-            adjacent += board[r * cols + c] != 0
-    return own_value + _tier_value(tier_op, raw_op, t1, t2, cap) + min(weights[_ADJACENT_MULT] * adjacent, cap)
+    return _order_value(board, rows, cols, cell, weights, tier_me, raw_me, tier_op, raw_op)
 
 
 @njit(**JIT)
