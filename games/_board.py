@@ -165,11 +165,18 @@ def _legal_moves(board: np.ndarray, heights: np.ndarray, rows: int, gravity: boo
             if heights[col] < rows:
                 out[n] = col
                 n += 1
-    else:
-        for cell in range(board.shape[0]):
-            if board[cell] == 0:
-                out[n] = cell
-                n += 1
+        return n
+    return _empty_cells(board, out)
+
+
+@njit(**JIT)
+def _empty_cells(board: np.ndarray, out: np.ndarray) -> int:
+    """Write the empty cells into ``out`` (int64[rows * cols]), in increasing order; return how many."""
+    n = 0
+    for cell in range(board.shape[0]):
+        if board[cell] == 0:
+            out[n] = cell
+            n += 1
     return n
 
 

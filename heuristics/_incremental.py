@@ -57,18 +57,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games._board import _empty_cells
 from games._jit import JIT
 from games._rules import Rules
 from heuristics._mics import (
-    _ADJACENT_MULT,
     _N_TOTALS,
-    _OWN_THREAT_BONUS,
     _add_class,
     _class_of,
     _combine,
     _fill_direction,
+    _order_value,
     _powers,
-    _tier_value,
     _tiers,
     _totals_value,
 )
@@ -201,7 +200,7 @@ def _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_cla
 
 
 @njit(**JIT)
-def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, m_powers, m_line, m_line_out):  # type: ignore[no-untyped-def]
+def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, m_powers, m_line, m_line_out, work):  # type: ignore[no-untyped-def]
     """Update the MICS state after ``board[cell]`` changed (a play or an undo: the board is already new).
 
     ``m_class`` keeps how each cell entered the totals, so taking it out needs no float work.
@@ -212,24 +211,44 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, 
             _add_class(m_totals, 2 * p - 1, m_stats[p, cell], m_class[p, cell])
     else:  # undone: the cell's directions are recomputed and it joins the sum again
         _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
+    _relines(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers, m_line, m_line_out, work,
+             True)  # fmt: skip
+
+
+@njit(**JIT)
+def _relines(board, rows, cols, k, cell, weights, cap, m_stats, totals, m_class, m_powers, line, line_out, work, commit):  # type: ignore[no-untyped-def]
+    """Move into ``totals`` the new values of the empty cells on the four lines through ``cell`` (``board`` is new).
+
+    Only direction d of the empty cells within k - 1 on line d can see the
+    changed cell, so each such cell's old value leaves ``totals`` and its value
+    with that one direction recomputed (``_line_stats``, one O(k) pass per line
+    and player) enters.  With ``commit`` the new direction and class are stored
+    in ``m_stats`` and ``m_class`` (a make or unmake); without, they go through
+    ``work`` (int64[4, 5] scratch) and the stored state is left as it is (a
+    value after a move that is not made).
+    """
     r0, c0 = cell // cols, cell % cols
     for d in range(4):
         dr = 0 if d == 0 else 1
         dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        # Only direction d of the empty cells within k - 1 on this line can see the changed cell.
         for p in range(2):
-            _line_stats(board, rows, cols, k, cell, p + 1, d, m_line, m_line_out)
+            _line_stats(board, rows, cols, k, cell, p + 1, d, line, line_out)
             for t in range(1 - k, k):
                 r, c = r0 + t * dr, c0 + t * dc
                 if t == 0 or not (0 <= r < rows and 0 <= c < cols) or board[r * cols + c] != 0:
                     continue
                 x = r * cols + c
                 stats = m_stats[p, x]
-                _add_class(m_totals, 2 * p - 1, stats, m_class[p, x])
-                stats[d, :] = m_line_out[t + k - 1]
-                tier, raw = _combine(stats, k, weights, m_powers)
-                m_class[p, x] = _class_of(tier, raw, cap)
-                _add_class(m_totals, 1 - 2 * p, stats, m_class[p, x])
+                _add_class(totals, 2 * p - 1, stats, m_class[p, x])
+                new = stats if commit else work
+                if not commit:
+                    work[:] = stats
+                new[d, :] = line_out[t + k - 1]
+                tier, raw = _combine(new, k, weights, m_powers)
+                klass = _class_of(tier, raw, cap)
+                if commit:
+                    m_class[p, x] = klass
+                _add_class(totals, 1 - 2 * p, new, klass)
 
 
 @njit(**JIT)
@@ -261,7 +280,7 @@ def _move(state, board, rules, cell, player, sign, radius, weights):  # type: ig
         _windows_move(rules, cell, player, sign, w_counts, w_hist, w_start)
     elif meta[0] == MICS:
         _mics_move(board, rules.rows, rules.cols, rules.k, cell, weights, m_stats, m_totals, m_class, m_powers,
-                   state[12], state[13])  # fmt: skip
+                   state[12], state[13], state[11])  # fmt: skip
     elif meta[0] == PATTERNS:
         _patterns_move(board, rules.rows, rules.cols, rules.k, cell, 0 if sign == 1 else player, state[14], state[15],
                        state[16], True)  # fmt: skip
@@ -287,8 +306,8 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
     """The evaluator's ordering score of ``me`` playing empty ``cell`` (equal bit for bit to ``_dispatch._order``)."""
     meta, w_counts, w_start, w_pairs, m_stats, m_powers = state[0], state[1], state[3], state[4], state[5], state[9]
     rows, cols, k = rules.rows, rules.cols, rules.k
-    row, col = cell // cols, cell % cols
     if meta[0] == WINDOWS:  # _windows._order's terms in its order, counts read instead of counted
+        row, col = cell // cols, cell % cols
         change = 0.0
         for d in range(4):
             dr = 0 if d == 0 else 1
@@ -307,17 +326,9 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
         _order_counts(board, rows, cols, k, cell, me, state[17], state[16])
         return _score(state[17], weights)
     # MICS: _mics._order with the cell's stored directions in place of _player_cell
-    t1, t2, cap = _tiers(weights)
     tier_me, raw_me = _combine(m_stats[me - 1, cell], k, weights, m_powers)
     tier_op, raw_op = _combine(m_stats[2 - me, cell], k, weights, m_powers)
-    own_value = _tier_value(tier_me, raw_me, t1, t2, cap)
-    if tier_me <= 2:
-        own_value *= 1.0 + weights[_OWN_THREAT_BONUS]
-    adjacent = 0
-    for r in range(max(0, row - 1), min(rows, row + 2)):
-        for c in range(max(0, col - 1), min(cols, col + 2)):
-            adjacent += board[r * cols + c] != 0
-    return own_value + _tier_value(tier_op, raw_op, t1, t2, cap) + min(weights[_ADJACENT_MULT] * adjacent, cap)
+    return _order_value(board, rows, cols, cell, weights, tier_me, raw_me, tier_op, raw_op)
 
 
 @njit(**JIT)
@@ -332,13 +343,7 @@ def _generate_near(board: np.ndarray, near: np.ndarray, out: np.ndarray) -> int:
         if board[cell] == 0 and near[cell] > 0:
             out[n] = cell
             n += 1
-    if n > 0:
-        return n
-    for cell in range(board.shape[0]):
-        if board[cell] == 0:
-            out[n] = cell
-            n += 1
-    return n
+    return n if n > 0 else _empty_cells(board, out)
 
 
 @njit(**JIT)
@@ -364,23 +369,8 @@ def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no
     board[cell] = player
     for p in range(2):
         _add_class(totals, 2 * p - 1, m_stats[p, cell], m_class[p, cell])
-    line, line_out = state[12], state[13]
-    r0, c0 = cell // cols, cell % cols
-    for d in range(4):  # _mics_move's walk, with each changed direction written to a copy
-        dr = 0 if d == 0 else 1
-        dc = 1 if d == 0 else (0 if d == 1 else (1 if d == 2 else -1))
-        for p in range(2):
-            _line_stats(board, rows, cols, k, cell, p + 1, d, line, line_out)
-            for t in range(1 - k, k):
-                r, c = r0 + t * dr, c0 + t * dc
-                if t == 0 or not (0 <= r < rows and 0 <= c < cols) or board[r * cols + c] != 0:
-                    continue
-                x = r * cols + c
-                _add_class(totals, 2 * p - 1, m_stats[p, x], m_class[p, x])
-                work[:] = m_stats[p, x]
-                work[d, :] = line_out[t + k - 1]
-                tier, raw = _combine(work, k, weights, m_powers)
-                _add_class(totals, 1 - 2 * p, work, _class_of(tier, raw, cap))
+    _relines(board, rows, cols, k, cell, weights, cap, m_stats, totals, m_class, m_powers, state[12], state[13], work,
+             False)  # fmt: skip
     board[cell] = 0
     total = _totals_value(totals, k, weights)
     return total if player == 2 else -total  # the side to move after the play is the other player
