@@ -18,6 +18,7 @@ import numpy as np
 
 from envs import _kernels as K
 from envs._groups import Groups, PerBoard, build_groups
+from envs._streams import BoardStreams
 from envs.batched import describe
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
@@ -179,20 +180,27 @@ class BoardBatch:
             self.set_opponent(options["opponent"])
 
     # ------------------------------------------------------------- episodes
-    def reset(self, which: np.ndarray, generators: Sequence[np.random.Generator]) -> None:
+    def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
         """Start new episodes on the boards ``which`` (int64 indices); ``generators[i]`` is board i's generator.
 
         Each board draws two 64-bit words from its generator: the kernel's
         random state (who starts, random moves) and the opponent's seed.
+        ``generators`` may be a :class:`envs._streams.BoardStreams`, which
+        draws the same words for all the boards in one numba call.
         """
-        # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
-        draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
-        self.rng[which] = [state for state, _ in draws]
         groups = self.groups
+        if isinstance(generators, BoardStreams):  # the batched envs: every board's two words in one numba call
+            words = generators.draw(which)
+            self.rng[which] = words[:, 0]
+            seeds = (words[:, 1] >> np.uint64(1)).tolist() if groups.groups else []
+        else:
+            # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
+            draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
+            self.rng[which] = [state for state, _ in draws]
+            seeds = [opponent_seed >> 1 for _, opponent_seed in draws] if groups.groups else []
         one = self.n == 1 and which.size == 1  # the single env: its one group, no index arrays
         if groups.groups:
             self._clear_stats(which)
-            seeds = [opponent_seed >> 1 for _, opponent_seed in draws]
             if one:
                 groups.groups[0].new_episodes(self._board_zero, seeds)
             else:
