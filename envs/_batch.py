@@ -22,6 +22,7 @@ from envs._streams import BoardStreams
 from envs.batched import describe
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
+from games._bits import fits
 from games.checks import check_finite, shown
 
 AGENT_PLAYS = ("first", "second", "random")
@@ -113,7 +114,7 @@ class BoardBatch:
         self.stat_kind = np.zeros(n, dtype=np.int8)  # 0: none, 1: the arrays, 2: search_stats[i] (a dict)
         self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.rules = game.rules
-        self.params[K.P_BITS] = int(game.uses_bitboard)
+        self.params[K.P_BITS] = int(fits(game.rows, game.cols))  # the win test on bitboards, gravity or not (_kernels._place)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
         self.opponents: list[Opponent] = []
         """The per-board Python opponents (agent objects, callables), board i's at i; empty if there are none."""
