@@ -246,13 +246,14 @@ class BoardBatch:
             ValueError: a board's episode is over, or an action is outside the action space.
             IllegalMoveError: with ``illegal_action="raise"``, an illegal action.
         """
-        over = which[self.meta[which, K.M_OVER] != 0]
-        if over.size:
-            raise ValueError(f"board {int(over[0])}: the episode is over; call reset() before step()")
-        chosen = actions[which]
-        outside = which[(chosen < 0) | (chosen >= self.game.n_actions)]
-        if outside.size:
-            i = int(outside[0])
+        full = which.size == self.n  # every board steps (the common case): whole columns, no gathers
+        over = self.meta[:, K.M_OVER] if full else self.meta[which, K.M_OVER]
+        if over.any():
+            raise ValueError(f"board {int(which[np.flatnonzero(over)[0]])}: the episode is over; call reset() before step()")
+        chosen = actions if full else actions[which]
+        outside = (chosen < 0) | (chosen >= self.game.n_actions)
+        if outside.any():
+            i = int(which[np.flatnonzero(outside)[0]])
             raise ValueError(f"board {i}: action {int(actions[i])} is outside the action space: "
                              f"actions are 0 to {self.game.n_actions - 1}")  # fmt: skip
         if self.illegal_action == "raise":

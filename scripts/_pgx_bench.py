@@ -20,8 +20,8 @@ row, ours ``alphabeta/Connect4-v0`` and ``alphabeta/TicTacToe-v0``):
   ``info["opponent_action"] >= 0``, summed over the boards.
 * **Same batch sizes** (``--pgx-boards``, 1,024 and 4,096 by default), random
   legal moves on both sides.  Ours: the agent's action drawn per board by
-  the benchmark from the action mask (the argmax of uniform keys over the
-  legal entries, in numpy), the opponent's inside the step kernel.  Pgx: a
+  the benchmark from the action mask in numpy (:func:`random_actions`), the
+  opponent's inside the step kernel.  Pgx: a
   function ``jax.jit(jax.vmap(...))`` of the states and a key that draws
   every board's action inside the jitted function (``jax.random.categorical``
   over the legal action mask, as Pgx's own examples do) and steps through
@@ -56,10 +56,13 @@ PGX_TARGET = 2.0
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     """One uniformly random legal action per row of ``masks`` (int8 or bool[boards, actions], a legal one in each row).
 
-    The argmax of uniform keys in [0, 1) kept on the legal entries (0 elsewhere): every legal entry is equally
-    likely to hold the largest key, and a key of exactly 0 on a legal entry has probability 2**-53.
+    The argmax of ``mask + key`` with uniform keys in [0, 1): legal entries score in [1, 2), illegal ones
+    below 1, so the choice is always legal, and each legal entry is equally likely to win (float32 keys, a sixth
+    faster than float64 at 4,096 boards, measured: a tie, won by the lower index, has probability about 2**-23).
     """
-    actions: np.ndarray = np.argmax(masks * rng.random(masks.shape), axis=1)
+    keys = rng.random(masks.shape, dtype=np.float32)
+    keys += masks
+    actions: np.ndarray = np.argmax(keys, axis=1)
     return actions
 
 
