@@ -44,6 +44,8 @@ from typing import Any, Callable, Optional
 import gymnasium as gym
 import numpy as np
 
+import envs  # noqa: F401  (registers the alphabeta/ environments)
+
 Run = Callable[[float], int]
 """``run(seconds) -> plies``: step for about ``seconds`` (at least once); return the plies made."""
 
