@@ -18,9 +18,11 @@ import numpy as np
 
 from envs import _kernels as K
 from envs._groups import Groups, PerBoard, build_groups
+from envs._streams import BoardStreams
 from envs.batched import describe
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
+from games._bits import fits
 from games.checks import check_finite, shown
 
 AGENT_PLAYS = ("first", "second", "random")
@@ -112,7 +114,7 @@ class BoardBatch:
         self.stat_kind = np.zeros(n, dtype=np.int8)  # 0: none, 1: the arrays, 2: search_stats[i] (a dict)
         self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.rules = game.rules
-        self.params[K.P_BITS] = int(game.uses_bitboard)
+        self.params[K.P_BITS] = int(fits(game.rows, game.cols))  # the win test on bitboards, gravity or not (_kernels._place)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
         self.opponents: list[Opponent] = []
         """The per-board Python opponents (agent objects, callables), board i's at i; empty if there are none."""
@@ -179,20 +181,27 @@ class BoardBatch:
             self.set_opponent(options["opponent"])
 
     # ------------------------------------------------------------- episodes
-    def reset(self, which: np.ndarray, generators: Sequence[np.random.Generator]) -> None:
+    def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
         """Start new episodes on the boards ``which`` (int64 indices); ``generators[i]`` is board i's generator.
 
         Each board draws two 64-bit words from its generator: the kernel's
         random state (who starts, random moves) and the opponent's seed.
+        ``generators`` may be a :class:`envs._streams.BoardStreams`, which
+        draws the same words for all the boards in one numba call.
         """
-        # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
-        draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
-        self.rng[which] = [state for state, _ in draws]
         groups = self.groups
+        if isinstance(generators, BoardStreams):  # the batched envs: every board's two words in one numba call
+            words = generators.draw(which)
+            self.rng[which] = words[:, 0]
+            seeds = (words[:, 1] >> np.uint64(1)).tolist() if groups.groups else []
+        else:
+            # random_raw: the generator's own 64-bit words, ten times cheaper than integers() (this runs per episode)
+            draws = [generators[i].bit_generator.random_raw(2).tolist() for i in which.tolist()]
+            self.rng[which] = [state for state, _ in draws]
+            seeds = [opponent_seed >> 1 for _, opponent_seed in draws] if groups.groups else []
         one = self.n == 1 and which.size == 1  # the single env: its one group, no index arrays
         if groups.groups:
             self._clear_stats(which)
-            seeds = [opponent_seed >> 1 for _, opponent_seed in draws]
             if one:
                 groups.groups[0].new_episodes(self._board_zero, seeds)
             else:
@@ -237,13 +246,14 @@ class BoardBatch:
             ValueError: a board's episode is over, or an action is outside the action space.
             IllegalMoveError: with ``illegal_action="raise"``, an illegal action.
         """
-        over = which[self.meta[which, K.M_OVER] != 0]
-        if over.size:
-            raise ValueError(f"board {int(over[0])}: the episode is over; call reset() before step()")
-        chosen = actions[which]
-        outside = which[(chosen < 0) | (chosen >= self.game.n_actions)]
-        if outside.size:
-            i = int(outside[0])
+        full = which.size == self.n  # every board steps (the common case): whole columns, no gathers
+        over = self.meta[:, K.M_OVER] if full else self.meta[which, K.M_OVER]
+        if over.any():
+            raise ValueError(f"board {int(which[np.flatnonzero(over)[0]])}: the episode is over; call reset() before step()")
+        chosen = actions if full else actions[which]
+        outside = (chosen < 0) | (chosen >= self.game.n_actions)
+        if outside.any():
+            i = int(which[np.flatnonzero(outside)[0]])
             raise ValueError(f"board {i}: action {int(actions[i])} is outside the action space: "
                              f"actions are 0 to {self.game.n_actions - 1}")  # fmt: skip
         if self.illegal_action == "raise":

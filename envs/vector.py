@@ -30,12 +30,12 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs import _kernels as K
 from envs._batch import BoardBatch, check_options
+from envs._streams import BoardStreams
 from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
@@ -100,7 +100,7 @@ class KInARowVectorEnv(VectorEnv):
         self.metadata = {"render_modes": ["rgb_array", "ansi"], "autoreset_mode": mode}
         self.autoreset_mode = mode
         self.render_mode = render_mode
-        self._generators: list[Optional[np.random.Generator]] = [None] * num_envs
+        self._streams = BoardStreams(num_envs)  # board i's seeding.np_random(seed) stream, drawn in numba
         self._all = np.arange(num_envs, dtype=np.int64)
         self._ended = np.zeros(num_envs, dtype=bool)  # episodes that ended and have not been reset yet
         self._started = False
@@ -122,10 +122,9 @@ class KInARowVectorEnv(VectorEnv):
         if "opponent" in options and which.size < self.num_envs:
             raise ValueError("options['opponent'] changes every board's opponent: reset all boards (no reset_mask) with it")
         self._batch.apply_options(options)
-        for i in which:
-            if seeds[i] is not None or self._generators[i] is None:
-                self._generators[i] = seeding.np_random(seeds[i])[0]
-        self._batch.reset(which, self._generators)  # type: ignore[arg-type]
+        boards = which.tolist()
+        self._streams.seed(boards, [seeds[i] for i in boards])
+        self._batch.reset(which, self._streams)
         self._ended[which] = False
         self._started = True
         return self._observations(), self._infos(which)
@@ -150,7 +149,7 @@ class KInARowVectorEnv(VectorEnv):
         play = self._all[~self._ended] if restart.size else self._all
         batch.step(actions, play)
         if restart.size:
-            batch.reset(restart, self._generators)  # type: ignore[arg-type]
+            batch.reset(restart, self._streams)
         rewards = batch.reward.copy()
         terminated = batch.meta[:, K.M_OVER] != 0
         if restart.size:
@@ -160,7 +159,7 @@ class KInARowVectorEnv(VectorEnv):
             for board in ended.tolist():
                 final = {"final_obs": self._observation(board), "final_info": batch.info(board)}
                 infos = self._add_info(infos, final, board)
-            batch.reset(ended, self._generators)  # type: ignore[arg-type]
+            batch.reset(ended, self._streams)
         self._ended = terminated.copy() if self.autoreset_mode != AutoresetMode.SAME_STEP else np.zeros_like(terminated)
         infos.update(self._infos(self._all))
         return self._observations(), rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos

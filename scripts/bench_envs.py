@@ -17,6 +17,11 @@ Rows, all Connect-4 6x7 with uniformly random legal agent actions:
    boards in one numba call (:mod:`envs.batched`), and its ratio to row 4's
    depth-2 single env, measured in the same run (goal: >= 20x): searched on
    one thread, then on numba's threads (the default for 64 boards or more).
+6. optional: Pgx's ``connect_four`` and ``tic_tac_toe`` against our batched
+   env on the same games and batch sizes (``--pgx-boards``), in plies per
+   second (goal: >= 2x Pgx); the methodology is in :mod:`scripts._pgx_bench`.
+   Skipped with a one-line note when ``import pgx`` fails (it is no
+   dependency: ``pip install -e ".[pgx]"``, in a venv of its own).
 
 Agent actions are drawn the same way for everyone from the action mask with
 a seeded numpy generator.  JIT warm-up happens before the clock starts and
@@ -39,7 +44,8 @@ import numpy as np
 from gymnasium.error import DependencyNotInstalled
 
 import envs  # noqa: F401  (registers the alphabeta/ environments)
-from scripts._args import non_negative_int, positive_float, positive_int
+from scripts._args import int_list, non_negative_int, positive_float, positive_int
+from scripts._pgx_bench import pgx_available, pgx_rows, pgx_table
 from scripts._report import print_machine_and_command, print_table
 
 Run = Callable[[float], int]
@@ -130,6 +136,29 @@ def depth2(num_envs: int, parallel: bool) -> object:
     return AlphaBetaBatch(agent, num_envs, parallel=parallel)
 
 
+def pgx_round(rows: list[tuple[str, Run, Run]], seconds: float, best: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """One round of the Pgx rows (ours then Pgx's, per game and batch size): each side's best plies/s so far."""
+    rates = []
+    for r, (_, *pair) in enumerate(rows):
+        rate = []
+        for run in pair:
+            begin = time.perf_counter()
+            rate.append(run(seconds) / (time.perf_counter() - begin))
+        rates.append((max(rate[0], best[r][0]), max(rate[1], best[r][1])) if best else (rate[0], rate[1]))
+    return rates
+
+
+def print_pgx(pgx: Optional[tuple[list[tuple[str, Run, Run]], float]], best: list[tuple[float, float]], markdown: bool) -> None:
+    """The Pgx table with its ratios and compile time, or the note saying why it was skipped."""
+    if pgx is None:
+        print('\nPgx baseline skipped: pgx is not installed (pip install -e ".[pgx]" in a venv of its own, see the README).')
+        return
+    print(f"\nBatched env vs Pgx {pgx_available()}, random legal moves on both sides, plies per second "
+          f"(see scripts/_pgx_bench.py):")  # fmt: skip
+    print_table(("game, batch", "ours plies/s", "Pgx plies/s", "ours / Pgx", "goal"), pgx_table(pgx[0], best), markdown)
+    print(f"Pgx JIT compilation (excluded above): {pgx[1]:.2f} s")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run every measurement and print the table, the machine and the command line.
 
@@ -145,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--num-envs", type=positive_int, default=256, help="boards of the batched env (default 256)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    parser.add_argument("--pgx-boards", type=int_list(1, 1 << 16), default=(1024, 4096),
+                        help="batch sizes of the Pgx rows, comma-separated (default 1024,4096)")  # fmt: skip
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -160,17 +191,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     for _, _, run in ours:
         run(0.0)  # at least one episode: compiles or loads every kernel
-    warmup = time.perf_counter() - start
+    pgx = pgx_rows(args.pgx_boards, args.seed)  # None without Pgx; compiles apart, timed apart
+    warmup = time.perf_counter() - start - (pgx[1] if pgx else 0.0)
 
     baseline = pettingzoo_run(args.seed)
     runs = ([baseline] if baseline is not None else []) + [run for _, _, run in ours]
     # Rounds interleave every row, and each row keeps its best round: on a shared machine a burst of
     # load then hits one round of one row, not the whole of one row.
     best = [0.0] * len(runs)
+    pgx_best: list[tuple[float, float]] = []
     for _ in range(args.rounds):
         for r, run in enumerate(runs):
             begin = time.perf_counter()
             best[r] = max(best[r], run(args.seconds / args.rounds) / (time.perf_counter() - begin))
+        pgx_best = pgx_round(pgx[0] if pgx else [], args.seconds / args.rounds, pgx_best)
     base_rate = best[0] if baseline is not None else None
     rows = []
     if base_rate is not None:
@@ -188,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nalphabeta:depth=2 opponent, batched env ({name}) vs single env: {ratio:,.1f}x "
               f"(goal >= {OPPONENT_TARGET:.0f}x: {'met' if ratio >= OPPONENT_TARGET else 'NOT met'})", end="")  # fmt: skip
     print()
+    print_pgx(pgx, pgx_best, args.markdown)
     if baseline is None:
         print('\nPettingZoo baseline skipped: pettingzoo or pygame is not installed (pip install -e ".[bench]").')
     print(f"\nJIT warm-up (compile or cache load, excluded above): {warmup:.2f} s")
