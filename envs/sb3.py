@@ -37,7 +37,6 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import gymnasium as gym
 import numpy as np
 from gymnasium.error import DependencyNotInstalled
-from gymnasium.utils import seeding
 
 try:
     from stable_baselines3.common.vec_env import VecEnv
@@ -47,8 +46,10 @@ except ImportError as exc:  # pragma: no cover - the test extra installs SB3
     ) from exc
 
 from envs import _kernels as K
+from envs._streams import BoardStreams
 from envs.vector import KInARowVectorEnv
 from games import Position
+from games.checks import check_seed
 
 Indices = Union[None, int, Iterable[int]]
 """SB3's ``VecEnvIndices``: None (every board), one index, or several."""
@@ -117,7 +118,7 @@ class SB3VecEnv(VecEnv):
         self.venv = venv
         self.batch = venv._batch  # same package: the adapter drives the boards directly
         self._boards = [_Board(self, i) for i in range(venv.num_envs)]
-        self._generators: list[Optional[np.random.Generator]] = [None] * venv.num_envs
+        self._streams = BoardStreams(venv.num_envs)  # board i's seeding.np_random(seed) stream, drawn in numba
         self._all = np.arange(venv.num_envs, dtype=np.int64)
         self._started = False
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
@@ -135,10 +136,8 @@ class SB3VecEnv(VecEnv):
             raise ValueError("set_options() gave boards different options: the batched env's opponent and side "
                              "are shared, give one dict for every board")  # fmt: skip
         self.batch.apply_options(options)
-        for i, seed in enumerate(self._seeds):
-            if seed is not None or self._generators[i] is None:
-                self._generators[i] = seeding.np_random(seed)[0]
-        self.batch.reset(self._all, self._generators)  # type: ignore[arg-type]
+        self._streams.seed(self._all.tolist(), [check_seed(seed, f"seed[{i}]") for i, seed in enumerate(self._seeds)])
+        self.batch.reset(self._all, self._streams)
         self.reset_infos = [self._info(i, meta) for i, meta in enumerate(self.batch.meta.tolist())]
         self._reset_seeds()
         self._reset_options()
@@ -169,7 +168,7 @@ class SB3VecEnv(VecEnv):
             ended = np.flatnonzero(dones)
             for i in ended.tolist():
                 infos[i]["terminal_observation"] = self._observation(i)
-            batch.reset(ended, self._generators)  # type: ignore[arg-type]
+            batch.reset(ended, self._streams)
             for i in ended.tolist():
                 self.reset_infos[i] = self._info(i, batch.meta[i].tolist())
         return self._observations(), rewards, dones, infos

@@ -111,6 +111,13 @@ def test_the_vec_env_contract() -> None:
     assert other != trace
 
 
+def test_a_negative_seed_is_named() -> None:
+    vec = make_sb3_vec_env("alphabeta/TicTacToe-v0", 2)
+    vec.seed(-3)
+    with pytest.raises(ValueError, match=r"seed\[0\]=-3 is negative"):
+        vec.reset()
+
+
 def test_attributes_methods_and_options() -> None:
     vec = make_sb3_vec_env("alphabeta/Connect4-v0", 3, opponent="random")
     assert vec.get_attr("game") == [vec.venv.game] * 3 and vec.get_attr("render_mode", indices=1) == [None]
