@@ -107,11 +107,15 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
     s, w, kb = settings[b], work[b], keys[b]
     max_ply = w.shape[0] - 2
     at = 2 * cols
-    for p in range(max_ply):  # engine._BitBuffers: no killers yet, history counters zero
+    # engine._BitBuffers: no killers yet, history counters zero.  Only what this search can read is reset:
+    # killers of the plies with children (ply < max_depth) and one history counter per column, not the
+    # whole buffer (46 rows of work on Connect-4, a cache line each, for the 2 or 3 a depth-2 search reads).
+    for p in range(min(max_depth + 1, max_ply)):
         w[p, at + bn.K_KILLER] = -1
         w[p, at + bn.K_KILLER_2] = -1
-    w[max_ply, :] = 0
-    w[max_ply + 1, :] = 0
+    for c in range(cols):
+        w[max_ply, c] = 0
+        w[max_ply + 1, c] = 0
     kb[max_ply, :] = noise[b, row, :cols]
     current, mask = _from_board(board[b], rows, cols, ply)
     depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, False, 0.0, np.inf, rules, s, consts, weights,
