@@ -93,7 +93,7 @@ import numpy as np
 from numba import njit
 
 from games._bits import _winning_cells
-from games._jit import JIT, JIT_INLINE
+from games._jit import JIT_INLINE
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
 from heuristics._threats_bits import _evaluate_bits as _threats_bits
