@@ -28,11 +28,12 @@ import numpy as np
 from games import Action, KInARow, Position
 from games.checks import INT64_MAX, check_int, check_optional_int, check_optional_positive, check_seed
 from heuristics import Evaluator, get_spec, load_weights
+from search._bitsearcher import BitSearcher
 from search._perfect import exact_move
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
-from search.engine import BitSearcher, SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
+from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
@@ -178,7 +179,7 @@ class AlphaBetaAgent:
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:
         """``search(position, self.evaluator, limit, tt=self.table, rng=self._rng)``, through a kept
-        :class:`search.engine.BitSearcher` where the game runs on bitboards (the same result, less set-up)."""
+        :class:`search._bitsearcher.BitSearcher` where the game runs on bitboards (the same result, less set-up)."""
         searcher = self._searcher
         if searcher is None or searcher.evaluator is not self.evaluator:
             if not uses_bitboards(self.game):

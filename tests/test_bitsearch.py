@@ -16,8 +16,9 @@ from heuristics._c4_bits import fits as c4_fits
 from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
 from search import WIN_SCORE, TranspositionTable, minimax, plies_to_end, search
+from search._bitsearcher import BitSearcher
 from search.budget import Limit
-from search.engine import BitSearcher, _search, _uses_bitboards
+from search.engine import _search, _uses_bitboards
 from tests.positions import random_position
 
 # Gravity boards that fit a word: Connect-4, small and odd shapes, a full 64-bit word (7x8), a tall
@@ -197,7 +198,7 @@ def test_a_cleared_or_forgotten_table_searches_like_a_fresh_one(game: KInARow, n
        moves=st.integers(1, 4))  # fmt: skip
 def test_a_kept_bit_searcher_searches_what_search_searches(seed: int, case: tuple[str, KInARow], budget: str,
                                                            moves: int) -> None:  # fmt: skip
-    """search.engine.BitSearcher (an agent's kept set-up, buffers reused dirty, positional kernel call) returns
+    """search._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, positional kernel call) returns
     search()'s result bit for bit: move, score, depth, nodes and PV, over several moves of one game with one kept
     table each and the same seeded root noise, for every heuristic and several board shapes."""
     name, game = case
