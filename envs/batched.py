@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 import numba
 import numpy as np
 
-from envs._seeding import reseed
+from envs._seeding import _draw_rows, _pcg64_states, reseed
 from games import KInARow
 from games._bits import fits as bits_fit
 from games.position import _zobrist
@@ -114,7 +114,7 @@ class AlphaBetaBatch(BatchOpponent):
             None (default): in parallel when numba has more than one thread and
             at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
             project's 2-core machine, shared with other jobs: in the env
-            benchmark (256 boards, depth 2) 151k steps/s against 82k serial;
+            benchmark (256 boards, depth 2) 349k steps/s against 193k serial;
             with the other cores busy it can lose (one isolated run: 23.8 us a
             board against 8.1).  Bitboard games only (the array search runs
             board by board from Python).
@@ -155,8 +155,11 @@ class AlphaBetaBatch(BatchOpponent):
         self._tables(n, agent.table.size)
         self.noise = np.zeros((n, self.NOISE_ROWS, game.n_actions), dtype=np.float64)
         self.cursor = np.full(n, self.NOISE_ROWS, dtype=np.int64)
-        # One kept PCG64 per board, reseeded in place every episode (envs._seeding: a third of default_rng's cost).
-        self.bit_generators = [np.random.PCG64(0) for _ in range(n)]
+        # Each board's generator, reseeded every episode (envs._seeding).  Without random_every only root noise
+        # is drawn: the PCG64 states then live in numba (pcg_states), seeded and drawn for all boards in one call
+        # each; with it, random moves (Generator.integers) interleave, so kept PCG64 objects are reseeded in place.
+        self.pcg_states = np.zeros((n, 4), dtype=np.uint64)
+        self.bit_generators = [np.random.PCG64(0) for _ in range(n)] if self.random_every else []
         self.generators = [np.random.Generator(bit_generator) for bit_generator in self.bit_generators]
         self.moves_made = np.zeros(n, dtype=np.int64)
         self.depth = np.zeros(n, dtype=np.int64)
@@ -222,7 +225,10 @@ class AlphaBetaBatch(BatchOpponent):
 
     def new_episodes(self, boards: np.ndarray, seeds: Sequence[int]) -> None:
         """Reseed the boards' generators and empty their tables, as ``agent.seed(s); agent.reset()`` does."""
-        reseed([self.bit_generators[b] for b in np.asarray(boards).tolist()], seeds)  # = default_rng(seed), cheaper
+        if self.random_every:
+            reseed([self.bit_generators[b] for b in np.asarray(boards).tolist()], seeds)  # = default_rng(seed), cheaper
+        else:
+            _pcg64_states(np.array(seeds, dtype=np.uint64), np.asarray(boards, dtype=np.int64), self.pcg_states)
         self.generation[boards] += 1  # TranspositionTable.forget: a new stamp, no entry touched
         self.moves_made[boards] = 0
         self.cursor[boards] = self.NOISE_ROWS  # drawn afresh from the new generator
@@ -291,12 +297,10 @@ class AlphaBetaBatch(BatchOpponent):
         in a row).  With it, a random move (``integers``) interleaves, so the
         draws are made one move at a time, as the agent makes them.
         """
-        actions = self.noise.shape[2]
-        if not self.random_every:
-            for b in boards[self.cursor[boards] >= self.NOISE_ROWS].tolist():
-                self.noise[b] = self.generators[b].random((self.NOISE_ROWS, actions)) * 1e-3
-                self.cursor[b] = 0
+        if not self.random_every:  # the generators' doubles, drawn in numba (envs._seeding._draw_rows)
+            _draw_rows(boards, self.cursor, self.pcg_states, self.noise, 1e-3)
             return np.arange(boards.size)
+        actions = self.noise.shape[2]
         self.moves_made[boards] += 1
         search = []
         for j, b in enumerate(boards.tolist()):

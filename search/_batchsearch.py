@@ -44,11 +44,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from games._bits import _from_board
-from games._jit import JIT, JIT_PARALLEL
+from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
 from search import _bitnegamax as bn
-from search._settings import S_NODES, S_TT_GENERATION
+from search._settings import S_ARRAY, S_NODES, S_TT_GENERATION
 from search.engine import MAX_DEPTH
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 
 
 @njit(**JIT)
@@ -68,6 +70,27 @@ def _board_from_obs(obs: np.ndarray, rows: int, cols: int, board: np.ndarray, he
             if stone:
                 heights[c] += 1
     return ply
+
+
+@njit(**JIT_INLINE)
+def _bits_from_obs(obs: np.ndarray, rows: int, cols: int) -> tuple[np.uint64, np.uint64, int]:
+    """``(current, mask, ply)`` of the mover's planes, as ``_from_board`` gives them from ``_board_from_obs``'s board.
+
+    games._bits layout: bit ``col * (rows + 1) + row``, row 0 at the bottom, so observation row ``r`` (row 0 on
+    top) is bit row ``rows - 1 - r``.
+    """
+    current, mask, ply = _ZERO, _ZERO, 0
+    for c in range(cols):
+        for r in range(rows):
+            bit = _ONE << np.uint64(c * (rows + 1) + rows - 1 - r)
+            if obs[0, r, c]:
+                current |= bit
+                mask |= bit
+                ply += 1
+            elif obs[1, r, c]:
+                mask |= bit
+                ply += 1
+    return current, mask, ply
 
 
 @njit(**JIT)
@@ -101,19 +124,30 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
              work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search pending board ``j`` with the bitboard kernel as engine._bit_search would; write its results at ``j``."""
-    b, ply, max_depth, row = _root(j, boards, obs, rules, depth_cap, template, settings, generation, noise, cursor, board,
-                                   heights)  # fmt: skip
-    rows, cols = rules.rows, rules.cols
+    # _root without the array board where the search does not read it (S_ARRAY: an array evaluator kept in step)
+    b, rows, cols = boards[j], rules.rows, rules.cols
+    current, mask, ply = _bits_from_obs(obs[j], rows, cols)
+    if template[S_ARRAY]:
+        _board_from_obs(obs[j], rows, cols, board[b], heights[b])
+    remaining = rows * cols - ply
+    max_depth = min(depth_cap if depth_cap > 0 else remaining, remaining, MAX_DEPTH)
     s, w, kb = settings[b], work[b], keys[b]
+    s[:] = template
+    s[S_TT_GENERATION] = generation[b]
+    row = cursor[b]
+    cursor[b] = row + 1
     max_ply = w.shape[0] - 2
     at = 2 * cols
-    for p in range(max_ply):  # engine._BitBuffers: no killers yet, history counters zero
+    # engine._BitBuffers: no killers yet, history counters zero.  Only what this search can read is reset:
+    # killers of the plies with children (ply < max_depth) and one history counter per column, not the
+    # whole buffer (46 rows of work on Connect-4, a cache line each, for the 2 or 3 a depth-2 search reads).
+    for p in range(min(max_depth + 1, max_ply)):
         w[p, at + bn.K_KILLER] = -1
         w[p, at + bn.K_KILLER_2] = -1
-    w[max_ply, :] = 0
-    w[max_ply + 1, :] = 0
+    for c in range(cols):
+        w[max_ply, c] = 0
+        w[max_ply + 1, c] = 0
     kb[max_ply, :] = noise[b, row, :cols]
-    current, mask = _from_board(board[b], rows, cols, ply)
     depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, False, 0.0, np.inf, rules, s, consts, weights,
                                weights_pad, windows, board[b], heights[b], tt_keys[b], tt_scores[b], tt_depths[b],
                                tt_flags[b], tt_moves[b], tt_stamps[b], w, frames[b], kb, bounds[b], pv_out[b])  # fmt: skip

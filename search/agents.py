@@ -28,11 +28,12 @@ import numpy as np
 from games import Action, KInARow, Position
 from games.checks import INT64_MAX, check_int, check_optional_int, check_optional_positive, check_seed
 from heuristics import Evaluator, get_spec, load_weights
+from search._bitsearcher import BitSearcher
 from search._perfect import exact_move
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: callers import it from here
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
-from search.engine import SearchResult, TranspositionTable, minimax_scores, search
+from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
@@ -145,6 +146,7 @@ class AlphaBetaAgent:
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
+        self._searcher: Optional[BitSearcher] = None  # built at the first bitboard search, kept (set-up once per agent)
         lim = self.limit
         budget = f"d{lim.depth}" if lim.depth else (f"n{lim.nodes}" if lim.nodes else f"t{lim.time_ms}ms")
         self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{lim.branching}" if lim.branching else "")
@@ -172,8 +174,18 @@ class AlphaBetaAgent:
         self.last_result = threat_move(position, self.tss_nodes)
         if self.last_result is not None:
             return self.last_result.move
-        self.last_result = search(position, self.evaluator, limit, tt=self.table, rng=self._rng)
+        self.last_result = self._search(position, limit)
         return guard_move(position, self.last_result.move, self.tss_nodes)
+
+    def _search(self, position: Position, limit: Limit) -> SearchResult:
+        """``search(position, self.evaluator, limit, tt=self.table, rng=self._rng)``, through a kept
+        :class:`search._bitsearcher.BitSearcher` where the game runs on bitboards (the same result, less set-up)."""
+        searcher = self._searcher
+        if searcher is None or searcher.evaluator is not self.evaluator:
+            if not uses_bitboards(self.game):
+                return search(position, self.evaluator, limit, tt=self.table, rng=self._rng)
+            searcher = self._searcher = BitSearcher(self.game, self.evaluator)
+        return searcher.search(position, limit, self.table, self._rng)
 
     def reset(self) -> None:
         """A new game: empty the transposition table (O(1): a new generation, see :meth:`TranspositionTable.forget`), zero the move counter."""

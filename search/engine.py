@@ -43,7 +43,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from games import Action, Position
+from games import Action, KInARow, Position
 from games._bits import _from_board
 from games._bits import fits as bits_fit
 from games._rules import Rules
@@ -247,8 +247,12 @@ def _check_budgets(position: Position, evaluator: Evaluator, limit: Limit) -> No
 
 def _uses_bitboards(position: Position) -> bool:
     """True if :func:`search` runs the bitboard kernel on this position's game (gravity, ``(rows + 1) * cols <= 64``)."""
-    game = position.game
-    return game.gravity and bits_fit(game.rows, game.cols)
+    return uses_bitboards(position.game)
+
+
+def uses_bitboards(game: KInARow) -> bool:
+    """True if :func:`search` runs the bitboard kernel on ``game`` (gravity, ``(rows + 1) * cols <= 64``)."""
+    return bool(game.gravity and bits_fit(game.rows, game.cols))
 
 
 def search(

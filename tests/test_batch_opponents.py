@@ -12,10 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import envs  # noqa: F401
-from envs._seeding import reseed
+from envs._seeding import _draw_rows, _pcg64_states, reseed
 from envs.batched import AlphaBetaBatch, BatchOpponent
 from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, IllegalMoveError, KInARow, Position
+from games._bits import _from_board
+from search._batchsearch import _bits_from_obs, _board_from_obs
 from search.agents import make_agent
+from tests.positions import random_position
 from tests.test_env_vector import assert_same, masked_random_actions
 
 
@@ -126,6 +129,28 @@ def test_reseeded_generators_draw_what_default_rng_draws(seeds: list[int]) -> No
         ours, reference = np.random.Generator(bit_generator), np.random.default_rng(seed)
         assert np.array_equal(ours.random((3, 7)), reference.random((3, 7)))
         assert [int(ours.integers(k)) for k in (2, 7, 49)] == [int(reference.integers(k)) for k in (2, 7, 49)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=6), st.integers(1, 9), st.integers(1, 3))
+def test_numba_pcg64_draws_what_default_rng_draws(seeds: list[int], actions: int, refills: int) -> None:
+    """The PCG64 kept in numba (envs._seeding._pcg64_states, _draw_rows) draws ``default_rng(seed).random`` times
+    1e-3, bit for bit, refill after refill, on the boards it is given and no other; 0 and 2**64 - 1 included."""
+    n, rows = len(seeds) + 2, 4
+    boards = np.arange(1, len(seeds) + 1, dtype=np.int64)  # boards 0 and n - 1 are left alone
+    states = np.zeros((n, 4), dtype=np.uint64)
+    _pcg64_states(np.array(seeds, dtype=np.uint64), boards, states)
+    noise, cursor = np.full((n, rows, actions), -1.0), np.zeros(n, dtype=np.int64)
+    drawn: list[list[np.ndarray]] = [[] for _ in range(n)]
+    for _ in range(refills):
+        cursor[boards] = rows
+        _draw_rows(np.arange(n, dtype=np.int64), cursor, states, noise, 1e-3)
+        for b in range(n):
+            drawn[b].append(noise[b].copy())
+    assert (noise[0] == -1.0).all() and (noise[n - 1] == -1.0).all()  # their cursors never ran out: nothing drawn
+    for b, seed in zip(boards.tolist(), seeds):
+        expected = np.random.default_rng(seed).random((refills * rows, actions)) * 1e-3
+        assert np.array_equal(np.concatenate(drawn[b]), expected)
 
 
 def test_a_board_reseeded_mid_game_replays_its_episode() -> None:
@@ -263,3 +288,13 @@ def test_an_sb3_maskable_policy_plays_what_it_predicts() -> None:
     for j in range(32):
         action, _ = model.predict(obs[j], action_masks=masks[j].astype(bool), deterministic=True)
         assert got[j] == int(action)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([CONNECT4, Connect4(5, 4, 3), Connect4(7, 8, 4)]))
+def test_bitboards_read_from_the_observation_are_the_array_boards(seed: int, game: KInARow) -> None:
+    """search._batchsearch._bits_from_obs (the batch's root, no array board) equals _board_from_obs then _from_board."""
+    obs = opponent_view(random_position(game, seed))
+    board, heights = np.zeros(game.n_cells, dtype=np.int8), np.zeros(game.cols, dtype=np.int32)
+    ply = _board_from_obs(obs, game.rows, game.cols, board, heights)
+    assert tuple(int(x) for x in _bits_from_obs(obs, game.rows, game.cols)) == (*_from_board(board, game.rows, game.cols, ply), ply)

@@ -16,6 +16,8 @@ from heuristics._c4_bits import fits as c4_fits
 from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
 from search import WIN_SCORE, TranspositionTable, minimax, plies_to_end, search
+from search._bitsearcher import BitSearcher
+from search.budget import Limit
 from search.engine import _search, _uses_bitboards
 from tests.positions import random_position
 
@@ -189,3 +191,36 @@ def test_a_cleared_or_forgotten_table_searches_like_a_fresh_one(game: KInARow, n
         empty()
         again = search(game.position(), h, depth=5, tt=table)
         assert (again.score, again.move, again.nodes) == (fresh.score, fresh.move, fresh.nodes)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), case=st.sampled_from(CASES), budget=st.sampled_from(["depth", "nodes", "branching"]),
+       moves=st.integers(1, 4))  # fmt: skip
+def test_a_kept_bit_searcher_searches_what_search_searches(seed: int, case: tuple[str, KInARow], budget: str,
+                                                           moves: int) -> None:  # fmt: skip
+    """search._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, positional kernel call) returns
+    search()'s result bit for bit: move, score, depth, nodes and PV, over several moves of one game with one kept
+    table each and the same seeded root noise, for every heuristic and several board shapes."""
+    name, game = case
+    evaluator = Evaluator(name, game)
+    limit = {"depth": Limit(depth=3), "nodes": Limit(nodes=150), "branching": Limit(depth=3, branching=2)}[budget]
+    searcher = BitSearcher(game, evaluator)
+    kept, fresh = TranspositionTable(256), TranspositionTable(256)
+    rng_kept, rng_fresh = np.random.default_rng(seed), np.random.default_rng(seed)
+    position = random_position(game, seed)
+    for _ in range(moves):
+        if position.is_terminal():
+            break
+        got = searcher.search(position, limit, kept, rng_kept)
+        expected = search(position, evaluator, limit, tt=fresh, rng=rng_fresh)
+        assert (got.move, got.score, got.depth, got.nodes, got.pv) == (
+            expected.move, expected.score, expected.depth, expected.nodes, expected.pv), position.move_string()
+        position.play(got.move)
+    assert rng_kept.random() == rng_fresh.random()  # the same draws were made
+
+
+def test_a_bit_searcher_refuses_what_does_not_fit() -> None:
+    with pytest.raises(ValueError, match="does not fit the bitboard kernel"):
+        BitSearcher(TIC_TAC_TOE, Evaluator("windows", TIC_TAC_TOE))
+    with pytest.raises(ValueError, match="does not fit the bitboard kernel"):
+        BitSearcher(Connect4(8, 8, 4), Evaluator("windows", Connect4(8, 8, 4)))

@@ -1,0 +1,98 @@
+"""An agent's kept bitboard search: :func:`search.engine.search`'s set-up done once per agent, not per move.
+
+:func:`search.engine.search` builds its buffers, settings and constant
+arguments for every call and passes them to the kernel by keyword; in the
+single env with a depth-2 opponent that set-up cost about as much as the
+search.  :class:`BitSearcher` keeps them (:class:`search.agents.AlphaBetaAgent`
+holds one), with the same results.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Optional
+
+import numpy as np
+
+from games import KInARow, Position
+from games._bits import _from_board
+from heuristics import Evaluator
+from search import _bitnegamax as bn
+from search._settings import S_BRANCHING, S_NODES, S_ORDERING, S_TT_GENERATION, S_USE_TT
+from search.budget import Limit
+from search.engine import MAX_DEPTH, SearchResult, TranspositionTable, _bit_consts, _bit_settings, _warm_clock, uses_bitboards
+from search.errors import SearchError
+
+
+class BitSearcher:
+    """:func:`search.engine.search` on bitboards for one game and evaluator, set up once: an agent keeps one.
+
+    :func:`search.engine.search` builds its buffers, settings and constant arguments for
+    every call and passes them to the kernel by keyword, about 5 us a move
+    (measured in the single env with a depth-2 opponent, where the search
+    itself takes about as long).  This object builds them once, sized for
+    the empty board (so every later position fits), resets per search what
+    a fresh ``engine._BitBuffers`` would hold (no killers, history zero), and
+    calls the kernel positionally: the same search, the same move, score,
+    depth, node count and PV (``tests/test_bitsearch.py`` compares them).
+
+    Not thread-safe: one per agent (agents are copied per board, each copy its own).
+    """
+
+    def __init__(self, game: KInARow, evaluator: Evaluator) -> None:
+        if not uses_bitboards(game) or evaluator.game != game:
+            raise SearchError(f"{game} does not fit the bitboard kernel, or the evaluator is for {evaluator.game}")
+        self.game, self.evaluator = game, evaluator
+        max_ply = game.n_cells + 2  # the empty board's, the largest _BitBuffers makes
+        self.work = np.zeros(bn.work_shape(max_ply, game.cols), dtype=np.int64)
+        self.frames = np.zeros((max_ply + 1, 3), dtype=np.uint64)
+        self.keys = np.zeros((max_ply + 1, game.cols), dtype=np.float64)
+        self.bounds = np.zeros((max_ply + 1, 4), dtype=np.float64)
+        self.pv = np.zeros(self.work.shape[0], dtype=np.int64)
+        self.template = _bit_settings(game.rules, evaluator.kernel_id)
+        self.settings = self.template.copy()
+        self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
+        n = min(bn.N_BIT_WEIGHTS, evaluator.weight_array.size)
+        self.weights_pad[:n] = evaluator.weight_array[:n]
+        self.consts = _bit_consts(game.rules, evaluator.kernel_id)
+        self.board = np.zeros(game.n_cells, dtype=np.int8)
+        self.heights = np.zeros(game.cols, dtype=np.int32)
+        slots = 2 * game.cols  # where the per-ply slots start in a row of work
+        self._killers = (slice(0, max_ply), slice(slots + bn.K_KILLER, slots + bn.K_KILLER_2 + 1))
+        self._max_ply = max_ply
+
+    def search(self, position: Position, limit: Limit, tt: TranspositionTable,
+               rng: Optional[np.random.Generator]) -> SearchResult:  # fmt: skip
+        """``search(position, evaluator, limit, tt=tt, rng=rng)`` (position not over, ``limit`` bounded, this game)."""
+        started = time.perf_counter()
+        if limit.time_ms is not None:
+            _warm_clock()
+            started = time.perf_counter()
+        deadline = started + limit.time_ms / 1000.0 if limit.time_ms is not None else math.inf
+        remaining = self.game.n_cells - position.ply
+        max_depth = min(limit.depth or remaining, remaining, MAX_DEPTH)
+        work, settings = self.work, self.settings
+        work[self._killers] = -1  # what _BitBuffers starts from: no killers, history counters zero
+        work[self._max_ply :] = 0
+        noise = self.keys[self._max_ply]
+        if rng is not None:
+            noise[:] = rng.random(self.game.n_actions) * 1e-3
+        else:
+            noise[:] = 0.0
+        settings[:] = self.template
+        settings[S_BRANCHING], settings[S_TT_GENERATION] = limit.branching or 0, tt.generation
+        settings[S_USE_TT], settings[S_ORDERING] = 1, 1
+        board, heights = position._board, position._heights
+        self.board[:], self.heights[:] = board, heights  # the kernel plays on its copy (S_ARRAY evaluators)
+        current, mask = _from_board(board, self.game.rows, self.game.cols, position.ply)
+        pv = self.pv
+        # Positional: numba folds keyword arguments in Python, a few microseconds for these 27.
+        depth, score = bn._iterate(np.uint64(current), np.uint64(mask), position.ply, max_depth, limit.nodes or 0,
+                                   limit.time_ms is not None, started, deadline, self.game.rules, settings, self.consts,
+                                   self.evaluator.weight_array, self.weights_pad, self.evaluator.windows, self.board,
+                                   self.heights, tt.keys, tt.scores, tt.depths, tt.flags, tt.moves, tt.stamps, work,
+                                   self.frames, self.keys, self.bounds, pv)  # fmt: skip
+        line = tuple(pv[1 : 1 + pv[0]].tolist())
+        return SearchResult(line[0], float(score) + 0.0, int(depth), int(settings[S_NODES]),
+                            time.perf_counter() - started, line)  # fmt: skip
