@@ -130,13 +130,19 @@ def _pcg64_states(seeds: np.ndarray, boards: np.ndarray, states: np.ndarray) -> 
 
 
 @njit(**JIT_INLINE)
-def _next_double(states: np.ndarray, b: int) -> float:
-    """``Generator(PCG64).random()`` from board ``b``'s state row (advanced)."""
+def _next_word(states: np.ndarray, b: int) -> np.uint64:
+    """``PCG64.random_raw()`` from board ``b``'s state row (advanced): one 64-bit output."""
     hi, lo = _step(states[b, STATE_HI], states[b, STATE_LO], states[b, INC_HI], states[b, INC_LO])
     states[b, STATE_HI], states[b, STATE_LO] = hi, lo
     x, rot = hi ^ lo, hi >> _U(58)
-    out = (x >> rot) | (x << ((_U(64) - rot) & _U(63)))  # XSL-RR: rotate right by the state's top 6 bits
-    return np.float64(out >> _U(11)) * _TO_DOUBLE
+    word: np.uint64 = (x >> rot) | (x << ((_U(64) - rot) & _U(63)))  # XSL-RR: rotate right by the top 6 bits
+    return word
+
+
+@njit(**JIT_INLINE)
+def _next_double(states: np.ndarray, b: int) -> float:
+    """``Generator(PCG64).random()`` from board ``b``'s state row (advanced)."""
+    return np.float64(_next_word(states, b) >> _U(11)) * _TO_DOUBLE
 
 
 @njit(**JIT)
