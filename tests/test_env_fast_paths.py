@@ -11,12 +11,13 @@ import hashlib
 from typing import Any
 
 import gymnasium as gym
+import numba
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import envs  # noqa: F401  (registers the environments)
+import envs._batch  # registers the environments, and holds the threaded-step threshold
 from envs import _kernels as K
 from games import MNK, Connect4
 
@@ -54,6 +55,16 @@ def play_digest(env_id: str, options: dict[str, Any]) -> str:
 @pytest.mark.parametrize(("env_id", "options", "expected"), CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
 def test_random_play_is_what_it_was(env_id: str, options: dict[str, Any], expected: str) -> None:
     """Observations, rewards, flags and infos of seeded random play are bit for bit those of the code before."""
+    assert play_digest(env_id, options) == expected
+
+
+@pytest.mark.parametrize(("env_id", "options", "expected"), CASES[:4], ids=[f"{c[0]}{c[1]}" for c in CASES[:4]])
+def test_the_threaded_step_plays_what_the_serial_step_played(env_id: str, options: dict[str, Any], expected: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The step kernel spread over threads (big batches) gives the same digests, illegal actions included."""
+    monkeypatch.setattr(envs._batch, "PARALLEL_STEP_BOARDS", 1)
+    if numba.get_num_threads() < 2:
+        pytest.skip("one numba thread: the env never takes the threaded step")
     assert play_digest(env_id, options) == expected
 
 
