@@ -32,8 +32,9 @@ row, ours ``alphabeta/Connect4-v0`` and ``alphabeta/TicTacToe-v0``):
   ``jax.block_until_ready`` before the clock stops (JAX dispatches
   asynchronously).  The rows take part in ``bench_envs``' interleaved rounds
   and report their best round.
-* **Threads**: ours steps on one thread (the random-opponent kernel is
-  serial); XLA's CPU backend may use every core.  Neither is pinned.
+* **Threads**: ours steps 256 boards or more on numba's threads
+  (``envs._batch.PARALLEL_STEP_BOARDS``); XLA's CPU backend may use every
+  core.  Neither is pinned.
 """
 
 from __future__ import annotations
