@@ -46,11 +46,13 @@ bitboards buy over the array kernel:
   instead (position, window, move list, next move to try) and walks the tree
   in a loop, so arrays are never passed per node; its helpers take only
   scalars and tuples.  For the same reason ``_search`` is inlined into
-  ``_iterate`` (numba IR inlining, ``JIT_INLINE``) and ``_iterate`` into
-  the batched opponent's per-board kernel: a call of either increfs and
-  decrefs each of its ~25 array arguments (atomic instructions, shared
-  between the threads of the parallel batch); inlined, a depth-2 search of
-  the batched env took 3.9 us instead of 4.5 (one isolated run, serial).
+  ``_iterate`` (numba IR inlining, ``JIT_INLINE``): a call increfs and
+  decrefs each of its ~25 array arguments.  ``_iterate`` itself is called,
+  not inlined, from the batched opponent's per-board kernel: inlined there
+  it saved about 9% of the batched env's time with a depth-2 opponent, but
+  that kernel runs on threads and so compiles in every process
+  (``games._jit.JIT_PARALLEL``), and inlining the whole search into it took
+  its compile from about 21 s to 70 s a process (measured).
 
 Move ordering is the array kernel's (table move, forced blocks, killers, the
 heuristic's score, history to break ties), sorted by insertion: a node has at
@@ -93,7 +95,7 @@ import numpy as np
 from numba import njit
 
 from games._bits import _winning_cells
-from games._jit import JIT_INLINE
+from games._jit import JIT, JIT_INLINE
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
 from heuristics._threats_bits import _evaluate_bits as _threats_bits
@@ -407,7 +409,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                         work[ply, at + K_NEXT] = work[ply, at + K_COUNT]  # cutoff: no more moves
 
 
-@njit(**JIT_INLINE)  # into search._batchsearch._bit_one (the engine calls it from Python, compiled as usual)
+@njit(**JIT)  # not inlined into the batch's parallel kernel: that kernel compiles per process (70 s, not 21 s)
 def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, rules, settings, consts, weights,  # type: ignore[no-untyped-def]
              weights_pad, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
              keys, bounds, pv_out):  # fmt: skip
