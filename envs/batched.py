@@ -114,7 +114,7 @@ class AlphaBetaBatch(BatchOpponent):
             None (default): in parallel when numba has more than one thread and
             at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
             project's 2-core machine, shared with other jobs: in the env
-            benchmark (256 boards, depth 2) 349k steps/s against 193k serial;
+            benchmark (256 boards, depth 2) 328k steps/s against 189k serial;
             with the other cores busy it can lose (one isolated run: 23.8 us a
             board against 8.1).  Bitboard games only (the array search runs
             board by board from Python).
