@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from games._bits import _has_run
+from games._bits import _cell_bit, _has_run
 from games._board import _cell_of, _wins_through
 from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
 from games._rng import _below
@@ -90,16 +90,15 @@ def _place(board, heights, stones, history, meta, obs, mask, params, rules, i, a
     """
     rows, cols = rules.rows, rules.cols
     if params[P_BITS]:
-        # games._bits' layout: column c is bits c * (rows + 1) up, bottom row first (a sentinel bit on top), so
-        # the bit of (row, col), row 0 on top, is col * (rows + 1) + rows - 1 - row, with gravity or not: the
-        # win test is _has_run's word-parallel shifts, which the sentinel keeps from wrapping across columns.
+        # games._bits' layout, with gravity or not: the win test is _has_run's word-parallel shifts, which
+        # each column's sentinel bit keeps from wrapping across columns.
         if rules.gravity:
             col = action
             row = rows - 1 - heights[i, col]
         else:
             row = action // cols
             col = action - row * cols
-        stones[i, stone - 1] |= np.uint64(1) << np.uint64(col * (rows + 1) + rows - 1 - row)
+        stones[i, stone - 1] |= _cell_bit(rows, row, col)
         won = _has_run(stones[i, stone - 1], rules)
         cell = row * cols + col
         board[i, cell] = stone

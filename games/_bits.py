@@ -226,6 +226,12 @@ def _popcount(x: np.uint64) -> int:
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+@njit(**JIT_INLINE)  # per stone in the env's step kernel and the batched search's root set-up
+def _cell_bit(rows: int, row_from_top: int, col: int) -> np.uint64:
+    """The bit of cell ``(row_from_top, col)`` (row 0 on top, as the array boards and observations have it)."""
+    return _ONE << np.uint64(col * (rows + 1) + rows - 1 - row_from_top)
+
+
 @njit(**JIT)
 def _from_board(board: np.ndarray, rows: int, cols: int, ply: int) -> tuple[np.uint64, np.uint64]:
     """Convert an array board (see _board.py) to ``(current, mask)``.
@@ -239,7 +245,7 @@ def _from_board(board: np.ndarray, rows: int, cols: int, ply: int) -> tuple[np.u
         stone = board[cell]
         if stone != 0:
             row_from_top, col = cell // cols, cell % cols
-            bit = _ONE << np.uint64(col * (rows + 1) + rows - 1 - row_from_top)
+            bit = _cell_bit(rows, row_from_top, col)
             mask |= bit
             if stone == to_move:
                 current |= bit

@@ -44,12 +44,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from games._bits import _cell_bit
 from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
 from search import _bitnegamax as bn
 from search._settings import S_ARRAY, S_NODES, S_TT_GENERATION
 from search.engine import MAX_DEPTH
 
-_ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
@@ -74,15 +74,11 @@ def _board_from_obs(obs: np.ndarray, rows: int, cols: int, board: np.ndarray, he
 
 @njit(**JIT_INLINE)
 def _bits_from_obs(obs: np.ndarray, rows: int, cols: int) -> tuple[np.uint64, np.uint64, int]:
-    """``(current, mask, ply)`` of the mover's planes, as ``_from_board`` gives them from ``_board_from_obs``'s board.
-
-    games._bits layout: bit ``col * (rows + 1) + row``, row 0 at the bottom, so observation row ``r`` (row 0 on
-    top) is bit row ``rows - 1 - r``.
-    """
+    """``(current, mask, ply)`` of the mover's planes, as ``_from_board`` gives them from ``_board_from_obs``'s board."""
     current, mask, ply = _ZERO, _ZERO, 0
     for c in range(cols):
         for r in range(rows):
-            bit = _ONE << np.uint64(c * (rows + 1) + rows - 1 - r)
+            bit = _cell_bit(rows, r, c)
             if obs[0, r, c]:
                 current |= bit
                 mask |= bit
