@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.stats import norm
+from scipy.optimize import brentq, minimize
+from scipy.stats import chi2, norm
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of the odds: ``r = ELO_SCALE * x``."""
@@ -124,3 +124,68 @@ def fit_ratings(scores: np.ndarray, games: np.ndarray, anchor: int, anchor_ratin
         z = float(norm.ppf(0.5 + confidence / 2.0))
         half[free] = z * ELO_SCALE * np.sqrt(np.maximum(np.diag(covariance), 0.0))
     return Fit(ratings, ratings - half, ratings + half)
+
+
+# ------------------------------------------------------------------ one player against fixed ratings
+CHI2_95 = 3.841458820694124
+"""The 95% point of the chi-squared law with one degree of freedom: the likelihood-ratio interval's drop (x2)."""
+
+
+def _player_loglik(rating: float, opponents: np.ndarray, points: np.ndarray, games: np.ndarray) -> float:
+    """The log-likelihood of a player rated ``rating`` scoring ``points`` of ``games`` against fixed ``opponents``."""
+    diff = (rating - opponents) / ELO_SCALE
+    return float(np.sum(points * -np.logaddexp(0.0, -diff) + (games - points) * -np.logaddexp(0.0, diff)))
+
+
+def _slope(rating: float, opponents: np.ndarray, points: np.ndarray, games: np.ndarray) -> float:
+    """d loglik / d rating, in natural units (positive below the maximum, negative above: the loglik is concave)."""
+    return float(np.sum(points - games * expected_score(rating - opponents)))
+
+
+def _root(function: Callable[[float], float], start: float, step: float) -> float:
+    """A root of a monotone ``function`` that changes sign between ``start`` and ``start + k * step`` for some k."""
+    far = start + step
+    while function(far) * function(start) > 0:
+        start, far = far, far + step
+        step *= 2.0
+    return float(brentq(function, min(start, far), max(start, far), xtol=1e-6))
+
+
+def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray, prior_draws: float = 1.0,
+                 confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
+    """A player's Elo against opponents of fixed ratings, with its likelihood-ratio interval.
+
+    ``prior_draws`` virtual draws against each opponent are added (a
+    BayesElo-like prior: they keep the maximum finite when the player wins or
+    loses everything).  The interval is every rating whose log-likelihood is
+    within ``chi2(confidence) / 2`` of the maximum (a likelihood-ratio, or
+    profile-likelihood, interval: unlike the observed-information interval,
+    it follows the likelihood's skew, so after all losses to a strong
+    opponent it reaches far down, where the truth may lie, instead of
+    sitting symmetric and narrow around the estimate).
+
+    Args:
+        opponents: the opponents' Elo ratings.
+        points, games: the player's points (a draw is 1/2) and games against each.
+
+    Returns:
+        ``(elo, low, high)``, finite and ``low < elo < high``.
+
+    Raises:
+        ValueError: mismatched arrays, negative counts, points above games, or no games and no prior.
+    """
+    r, s, n = (np.asarray(a, dtype=float).ravel() for a in (opponents, points, games))
+    if not r.shape == s.shape == n.shape or np.any(n < 0) or np.any(s < 0) or np.any(s > n) or prior_draws < 0:
+        raise ValueError("opponents, points and games must match in length, with 0 <= points <= games, prior_draws >= 0")
+    s, n = s + prior_draws / 2, n + prior_draws
+    if n.sum() == 0 or s.sum() in (0.0, n.sum()):
+        raise ValueError("no games and no prior draws, or only wins or only losses without a prior: the Elo is not finite")
+    drop = float(chi2.ppf(confidence, 1)) / 2.0
+    start = float(np.mean(r))
+    elo = _root(lambda x: _slope(x, r, s, n), start, 400.0 if _slope(start, r, s, n) > 0 else -400.0)
+    top = _player_loglik(elo, r, s, n)
+
+    def excess(x: float) -> float:
+        return _player_loglik(x, r, s, n) - top + drop
+
+    return elo, _root(excess, elo, -100.0), _root(excess, elo, 100.0)

@@ -158,8 +158,10 @@ class SnapshotLeague:
                 return
 
     def table(self) -> str:
-        """A Markdown table: each snapshot's games, record, win rate and sampling probability."""
-        rows = ["| snapshot | games | W / D / L | win rate | p(sample) |", "| --- | ---: | ---: | ---: | ---: |"]
+        """A Markdown table: each snapshot's games, record and win rate against the learner (from the snapshot's
+        side: its wins are the learner's losses), and its sampling probability."""
+        rows = ["| snapshot | games | snapshot's W / D / L vs the learner | snapshot's win rate | p(sample) |",
+                "| --- | ---: | ---: | ---: | ---: |"]  # fmt: skip
         for snapshot, p in zip(self.snapshots, self.weights() if self.snapshots else []):
             rows.append(f"| {snapshot.name} | {snapshot.games} | {snapshot.wins} / {snapshot.draws} / {snapshot.losses} "
                         f"| {snapshot.win_rate:.2f} | {p:.2f} |")  # fmt: skip

@@ -1,4 +1,4 @@
-"""``python -m envs.rate``: a player's Elo on the rating ladder, with its 95% interval and per-rung scores.
+"""python -m envs.rate: a player's Elo on the rating ladder, with its 95% interval and per-rung scores.
 
 Examples::
 
@@ -9,31 +9,36 @@ Examples::
 
 The ladder is the shipped ``envs/data/ladder-<game>.json`` (or ``--ladder``);
 ``--calibrate`` replays its round robin and writes the file atomically (to
-``--ladder`` if given).  Exit status: 0, 2 for bad arguments, 130 on Ctrl-C.
+``--ladder`` if given), then rates the player, if one is given, on the new
+ladder.  A player that is one of the rungs is rated against the other rungs.
+Exit status: 0, 2 for bad arguments, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
+from envs._rounds import MAX_GAMES
 from envs.rating import LADDERS, calibrate, ladder_path, load_ladder, rate
 from games import GAME_KINDS, GameError, make_game
 from search.agent_spec import AgentSpecError
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer >= 1")
-    return value
+def _count(most: int) -> Callable[[str], int]:
+    """An argparse type: an ASCII integer from 1 to ``most`` (a count beyond what this machine can play is refused)."""
+
+    def count(text: str) -> int:
+        if not text.isascii() or not text.strip().isdigit() or not 1 <= int(text) <= most:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer from 1 to {most:,}")
+        return int(text)
+
+    return count
 
 
 def _seed(text: str) -> int:
@@ -59,7 +64,9 @@ def _check_writable(path: Path) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m envs.rate", description=__doc__.splitlines()[0].strip("`: "))
+    summary = __doc__.splitlines()[0].partition(": ")[2]
+    description = summary[:1].upper() + summary[1:]
+    parser = argparse.ArgumentParser(prog="python -m envs.rate", description=description)
     parser.add_argument("player", nargs="?",
                         help="an agent spec, a weight file, an SB3 .zip policy, or a rung's name")  # fmt: skip
     parser.add_argument("--game", default="connect4", choices=GAME_KINDS,
@@ -67,16 +74,31 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rows", type=int)
     parser.add_argument("--cols", type=int)
     parser.add_argument("--k", type=int)
-    parser.add_argument("--games", type=_count, default=200, help="games the player plays (default 200)")
-    parser.add_argument("--batch", type=_count, default=10, help="pairs per round against one rung (default 10)")
+    parser.add_argument("--games", type=_count(MAX_GAMES),
+                        help="games the player plays, an even number (default 200)")  # fmt: skip
+    parser.add_argument("--batch", type=_count(MAX_GAMES // 2),
+                        help="pairs per round against one rung (default 10; the last round plays what is left)")  # fmt: skip
     parser.add_argument("--rungs", help="comma-separated rung names to play in turn (default: the rung nearest the estimate)")
     parser.add_argument("--seed", type=_seed, default=0, help="seed of the openings and the agents (default 0)")
     parser.add_argument("--ladder", help="a ladder file to read (or, with --calibrate, to write)")
     parser.add_argument("--calibrate", action="store_true", help="re-run the ladder's round robin and write its file")
-    parser.add_argument("--calibration-pairs", type=_count, default=400,
+    parser.add_argument("--calibration-pairs", type=_count(MAX_GAMES // 2),
                         help="pairs between neighbouring rungs in the round robin (default 400)")  # fmt: skip
-    parser.add_argument("--workers", type=_count, default=1, help="processes for the round robin (default 1)")
+    parser.add_argument("--workers", type=_count(os.cpu_count() or 1),
+                        help="processes for the round robin (default 1, at most the cores)")  # fmt: skip
     return parser
+
+
+def _refuse_unused(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exit 2 on an option that would be silently ignored (calibration options without --calibrate, and so on)."""
+    if not args.calibrate:
+        for option in ("calibration_pairs", "workers"):
+            if getattr(args, option) is not None:
+                parser.error(f"--{option.replace('_', '-')} applies to --calibrate only")
+    if args.player is None:
+        for option in ("games", "batch", "rungs"):
+            if getattr(args, option) is not None:
+                parser.error(f"--{option} applies to rating a player: give one")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -85,6 +107,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.player is None and not args.calibrate:
         parser.error("give a player to rate (an agent spec, weight file, .zip policy or rung name), or --calibrate")
+    _refuse_unused(parser, args)
+    games, batch = args.games or 200, args.batch or 10
+    if games % 2:
+        parser.error(f"argument --games: {games} is odd: games are played in pairs (each opening with both colours): "
+                     "give an even number, at least 2")  # fmt: skip
+    rungs = None if args.rungs is None else [r.strip() for r in args.rungs.split(",")]
+    if rungs is not None and not all(rungs):
+        parser.error(f"argument --rungs: {args.rungs!r} has an empty rung name: give comma-separated rung names")
     try:
         try:
             game = make_game(args.game, args.rows, args.cols, args.k)
@@ -92,7 +122,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 target = Path(args.ladder) if args.ladder else ladder_path(game)
                 _check_writable(target)  # before minutes of games, not after
                 command = "python -m envs.rate " + shlex.join(sys.argv[1:] if argv is None else argv)
-                ladder = calibrate(game, pairs=args.calibration_pairs, seed=args.seed, workers=args.workers,
+                ladder = calibrate(game, pairs=args.calibration_pairs or 400, seed=args.seed, workers=args.workers or 1,
                                    command=command)  # fmt: skip
                 ladder.save(target)
                 print(f"wrote {target}: {ladder.header['games_played']} games")
@@ -101,9 +131,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             else:
                 ladder = load_ladder(game, args.ladder)
             if args.player is not None:
-                rungs = [r.strip() for r in args.rungs.split(",")] if args.rungs else None
-                rating = rate(args.player, ladder, games=args.games, seed=args.seed, batch=args.batch, rungs=rungs,
-                              name=args.player)  # fmt: skip
+                if args.calibrate:
+                    print(f"rating {args.player} on the new ladder")
+                rating = rate(args.player, ladder, games=games, seed=args.seed, batch=batch, rungs=rungs, name=args.player)
                 print(rating.report())
         except (AgentSpecError, GameError, ValueError, TypeError, OSError) as error:
             parser.error(str(error).splitlines()[0])

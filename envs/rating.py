@@ -50,6 +50,7 @@ import numpy as np
 
 from envs._bt import expected_score, fit_ratings
 from envs._players import NoisyAgent, Policy, PolicyAgent, sb3_policy
+from envs._rounds import PRIOR_DRAWS, Rating, agent_settings, check_counts, fit_player, play_rounds
 from games import KInARow, game_from_record
 from heuristics import files
 from heuristics.defaults import game_tag
@@ -61,8 +62,6 @@ from tuning.openings import Opening, make_openings
 FORMAT = "alphabeta-gym-ladder"
 VERSION = 1
 DATA_DIR = Path(__file__).resolve().parent / "data"
-PRIOR_DRAWS = 1.0
-"""Virtual draws between neighbouring rungs (calibration) and between a rated player and each rung it met."""
 
 
 @dataclass(frozen=True)
@@ -196,9 +195,12 @@ def load_ladder(game: KInARow, path: Union[str, os.PathLike[str], None] = None) 
         _rungs_of(game)  # names the games that have ladders
         raise ValueError(f"no calibrated ladder for {game} at {source}: run python -m envs.rate --calibrate")
     try:
-        ladder = Ladder.from_json(json.loads(source.read_text()))
-    except (OSError, json.JSONDecodeError) as error:
+        data = files.parse_json(source.read_text(encoding="utf-8"), source)  # the weight files' guarded reader
+    except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         raise ValueError(f"cannot read ladder {source}: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"cannot read ladder {source}: the JSON is a {type(data).__name__}, not an object")
+    ladder = Ladder.from_json(data)
     if ladder.game != game:
         raise ValueError(f"ladder {source} is for {ladder.game}, not {game}")
     return ladder
@@ -311,85 +313,57 @@ def as_agent(player: PlayerLike, game: KInARow) -> Agent:
     raise TypeError(f"player {player!r} is not an agent spec, a weight file, an SB3 zip, an agent or a callable policy")
 
 
-@dataclass(frozen=True)
-class Rating:
-    """A player's Elo on a ladder with its 95% interval, and the games behind it.
-
-    Attributes:
-        table: per rung met: ``(rung name, rung Elo, games, player's points, expected points at elo)``.
-    """
-
-    name: str
-    elo: float
-    low: float
-    high: float
-    games: int
-    table: tuple[tuple[str, float, int, float, float], ...]
-
-    def describe(self) -> str:
-        """One line: the Elo with its interval."""
-        return f"{self.name}: Elo {self.elo:+.0f} [95% CI {self.low:+.0f}, {self.high:+.0f}] from {self.games} games"
-
-    def report(self) -> str:
-        """The Elo line and the per-rung score table (Markdown)."""
-        lines = [self.describe(), "", "| rung | rung Elo | games | score | expected |", "| --- | ---: | ---: | ---: | ---: |"]
-        for name, rung_elo, games, points, expected in self.table:
-            lines.append(f"| {name} | {rung_elo:+.0f} | {games} | {points / games:.1%} | {expected / games:.1%} |")
-        return "\n".join(lines)
-
-
-def _fit_player(ladder: Ladder, points: np.ndarray, games: np.ndarray) -> tuple[float, float, float]:
-    """The player's maximum-likelihood Elo against the rungs it met (ratings fixed), with a virtual draw against each."""
-    met = np.flatnonzero(games)
-    size = len(met) + 1
-    s, n = np.zeros((size, size)), np.zeros((size, size))
-    for row, rung in enumerate(met):
-        total = games[rung] + PRIOR_DRAWS
-        s[-1, row], s[row, -1] = points[rung] + PRIOR_DRAWS / 2, total - points[rung] - PRIOR_DRAWS / 2
-        n[-1, row] = n[row, -1] = total
-    fixed = {row: ladder.elo[rung] for row, rung in enumerate(met)}
-    fit = fit_ratings(s, n, anchor=0, anchor_rating=ladder.elo[met[0]], fixed=fixed)
-    return float(fit.ratings[-1]), float(fit.low[-1]), float(fit.high[-1])
+def _same_rungs(agent: Agent, ladder: Ladder) -> list[int]:
+    """The rungs that are ``agent`` itself (the same settings: rated against them it would only get their number back)."""
+    mine = agent_settings(agent)
+    if mine is None:
+        return []
+    return [i for i, rung in enumerate(ladder.rungs) if agent_settings(_resolve(rung).agent(ladder.game)) == mine]
 
 
 def rate(player: PlayerLike, ladder: Ladder, games: int = 200, seed: int = 0, batch: int = 10,
          rungs: Optional[Sequence[str]] = None, name: Optional[str] = None) -> Rating:  # fmt: skip
-    """The Elo of ``player`` on ``ladder`` from about ``games`` paired games.
+    """The Elo of ``player`` on ``ladder`` from ``games`` paired games (:mod:`envs._rounds`).
 
     Args:
-        games: games to play (rounded up to whole rounds of ``batch`` pairs).
+        games: games to play: an even number from 2 to :data:`envs._rounds.MAX_GAMES`.
         seed: draws the openings and seeds the agents.
-        batch: pairs per round; each round plays the rung nearest the current estimate.
+        batch: pairs per round (the last round plays what is left); each round plays the rung nearest the
+            current estimate, never a rung that is the player itself.
         rungs: play only these rungs (by name), in turn, instead of the adaptive choice.
         name: the label of the result (default the player's name).
 
     Raises:
-        ValueError: a bad count, an unknown rung name, or a player :func:`as_agent` refuses.
+        ValueError: a bad count, an empty or unknown rung name, or a player :func:`as_agent` refuses.
     """
-    if games < 2 or batch < 1:
-        raise ValueError(f"games={games} must be at least 2 and batch={batch} at least 1")
+    check_counts(games, batch)
     names = [r.name for r in ladder.rungs]
+    if rungs is not None and (not rungs or not all(rungs)):
+        raise ValueError(f"rungs {list(rungs)!r}: give rung names, from {', '.join(names)}")
     chosen = [names.index(r) if r in names else -1 for r in rungs or ()]
     if -1 in chosen:
         raise ValueError(f"unknown rung(s) {[r for r in rungs or () if r not in names]}: the ladder has {', '.join(names)}")
     agent = as_agent(player, ladder.game)
-    count = min(games, int(ladder.header["openings"]))
+    itself = _same_rungs(agent, ladder)
+    count = min(games // 2, int(ladder.header["openings"]))
     openings = make_openings(ladder.game, count=count, plies=ladder.plies, seed=seed, heldout=0.0).tuning
-    points, played = np.zeros(len(names)), np.zeros(len(names))
     opponents: dict[int, Agent] = {}
-    estimate = float(np.median(ladder.elo))
-    rounds = -(-games // (2 * batch))
-    for number in range(rounds):
-        rung = chosen[number % len(chosen)] if chosen else int(np.argmin(np.abs(np.array(ladder.elo) - estimate)))
+
+    def play(rung: int, number: int, pairs: int) -> float:
         if rung not in opponents:
             opponents[rung] = _resolve(ladder.rungs[rung]).agent(ladder.game)
-        start = number * batch
-        pairs = play_pairs(ladder.game, agent, opponents[rung], openings[start % len(openings):] + openings, batch, seed,
-                           key=(number,))  # fmt: skip
-        points[rung] += sum(a + b for a, b in pairs)
-        played[rung] += 2 * batch
-        estimate = _fit_player(ladder, points, played)[0]
-    elo, low, high = _fit_player(ladder, points, played)
+        start = (number * batch) % len(openings)
+        results = play_pairs(ladder.game, agent, opponents[rung], openings[start:] + openings, pairs, seed, key=(number,))
+        return float(sum(a + b for a, b in results))
+
+    points, played = play_rounds(ladder.elo, play, games, batch, chosen, skip=itself)
+    elo, low, high = fit_player(ladder.elo, points, played)
     table = tuple((names[r], ladder.elo[r], int(played[r]), float(points[r]),
                    float(played[r] * expected_score(elo - ladder.elo[r]))) for r in np.flatnonzero(played))  # fmt: skip
-    return Rating(name or str(getattr(agent, "name", "player")), elo, low, high, int(played.sum()), table)
+    note = ""
+    if itself:
+        same = " and ".join(f"{names[i]} ({ladder.elo[i]:+.0f})" for i in itself)
+        against = ("played against itself, as asked" if set(itself) & set(chosen)
+                   else "rated against the rungs asked for" if chosen else "rated against the other rungs")  # fmt: skip
+        note = f"The player is the ladder's rung {same}: {against}."
+    return Rating(name or str(getattr(agent, "name", "player")), elo, low, high, int(played.sum()), table, note)

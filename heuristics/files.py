@@ -1,4 +1,5 @@
-"""Atomic file writes: the one helper every writer of the project uses (weight files, opening books, reports).
+"""Atomic file writes (the one helper every writer of the project uses: weight files, opening books, reports),
+and the one guarded JSON reader (weight files, rating ladders).
 
 A reader sees the old file or the new one, never half of one: the data go
 to a temporary file in the target's folder (same file system, so the rename
@@ -21,11 +22,12 @@ Example:
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Union
+from typing import Any, Iterator, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -89,3 +91,34 @@ def write_bytes_atomic(path: PathLike, data: bytes) -> Path:
 def write_text_atomic(path: PathLike, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically, as :func:`write_bytes_atomic`; return the path."""
     return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def parse_json(text: str, source: PathLike, error: type[ValueError] = ValueError) -> Any:
+    """The JSON document in ``text`` (read from ``source``), refusing what ``json.loads`` lets through or dies on.
+
+    Args:
+        error: the exception class raised (a ``ValueError``), its message starting with ``source``.
+
+    Raises:
+        ValueError: (``error``) bad JSON, a key repeated in one object
+            (``json`` keeps the last silently: a value given twice must not
+            pass), an integer over Python's digit limit, or nesting too deep
+            for the parser (a RecursionError otherwise).
+    """
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                raise error(f"{source}: key {key!r} appears twice in one JSON object")
+            seen[key] = value
+        return seen
+
+    try:
+        return json.loads(text, object_pairs_hook=unique)
+    except RecursionError:
+        raise error(f"{source}: JSON nested too deeply to read") from None
+    except ValueError as exc:  # JSONDecodeError, and an integer over Python's digit limit (4300)
+        if isinstance(exc, error) and str(exc).startswith(f"{source}: key "):
+            raise
+        raise error(f"{source}: not valid JSON: {exc}") from None

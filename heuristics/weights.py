@@ -39,7 +39,7 @@ from games import InvalidGameError, KInARow, game_from_record
 from games.checks import is_real, shown
 from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
-from heuristics.files import write_text_atomic
+from heuristics.files import parse_json, write_text_atomic
 from heuristics.registry import get_spec
 
 FORMAT = "alphabeta-gym-weights"
@@ -196,29 +196,9 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
 
 
 def _parse_json(text: str, source: Path) -> Any:
-    """The JSON document of a weight file, refusing what ``json.loads`` lets through or dies on.
-
-    Raises:
-        WeightFileError: bad JSON, a key repeated in one object (``json``
-            keeps the last silently: a weight given twice must not pass), or
-            nesting too deep for the parser (a RecursionError otherwise).
-    """
-    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in seen:
-                raise WeightFileError(f"{source}: key {key!r} appears twice in one JSON object")
-            seen[key] = value
-        return seen
-
-    try:
-        return json.loads(text, object_pairs_hook=unique)
-    except RecursionError:
-        raise WeightFileError(f"{source}: not a weight file: JSON nested too deeply to read") from None
-    except ValueError as exc:  # JSONDecodeError, and an integer over Python's digit limit (4300)
-        if isinstance(exc, WeightFileError):
-            raise
-        raise WeightFileError(f"{source}: not valid JSON: {exc}") from None
+    """The JSON document of a weight file (:func:`heuristics.files.parse_json`: bad JSON, a repeated key or
+    too deep a nesting raise WeightFileError)."""
+    return parse_json(text, source, WeightFileError)
 
 
 def _from_json(data: Any, source: Path, expected: Optional[KInARow]) -> WeightFile:

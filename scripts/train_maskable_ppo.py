@@ -107,8 +107,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "checked before training)")  # fmt: skip
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     args = parser.parse_args(argv)
-    if args.ladder_games == 1:
-        parser.error("argument --ladder-games: '1' is not 0 or an integer >= 2 (games are played in pairs)")
+    if args.ladder_games % 2:
+        parser.error(f"argument --ladder-games: '{args.ladder_games}' is not 0 or an even integer >= 2 "
+                     "(games are played in pairs)")  # fmt: skip
 
     import torch
     from sb3_contrib import MaskablePPO

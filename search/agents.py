@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
@@ -150,6 +151,15 @@ class AlphaBetaAgent:
         lim = self.limit
         budget = f"d{lim.depth}" if lim.depth else (f"n{lim.nodes}" if lim.nodes else f"t{lim.time_ms}ms")
         self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{lim.branching}" if lim.branching else "")
+        self.spec: Optional[str] = None
+        """The agent spec it was built from by :func:`make_agent` (None when built directly)."""
+
+    def __repr__(self) -> str:
+        """The spec it was built from (if any) and the settings that decide its play."""
+        made = f"spec={self.spec!r}, " if self.spec is not None else ""
+        extras = {"random_every": self.random_every, "tss_nodes": self.tss_nodes, "solve_ms": self.solve_ms}
+        rest = "".join(f", {key}={value!r}" for key, value in extras.items() if value is not None)
+        return f"AlphaBetaAgent({made}game={self.game}, heuristic={self.evaluator.name!r}, limit={self.limit!r}{rest})"
 
     def select_move(self, position: Position) -> Action:
         """Search ``position`` (left unchanged) and return the best move; see :attr:`last_result`."""
@@ -255,14 +265,21 @@ SPEC_NAMES = AGENT_NAMES
 """The agent names a spec may start with."""
 
 
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+_ASCII_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity)", re.IGNORECASE)
+
+
 def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
-    try:
-        if key in _INT_KEYS and not as_float:
-            return int(value)
-        if FIELD_TYPES.get(key) is float or key == "solve_ms" or as_float:
-            return float(value)
-    except ValueError:
-        raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number") from None
+    """``value`` as the key's type: plain ASCII digits only (Python's ``int`` would take ``1_0`` as 10 and a
+    non-ASCII digit such as ``\u0663`` as 3, so a typo or a pasted character would silently choose another agent)."""
+    if key in _INT_KEYS and not as_float:
+        if not _ASCII_INT.fullmatch(value):
+            raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number: give an integer in plain digits 0-9")
+        return int(value)
+    if FIELD_TYPES.get(key) is float or key == "solve_ms" or as_float:
+        if not _ASCII_FLOAT.fullmatch(value):
+            raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number: give plain digits 0-9, '.', an exponent")
+        return float(value)
     return value
 
 
@@ -305,7 +322,9 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
         if not parsed.path.endswith(".json") and not Path(parsed.path).is_file():
             raise AgentSpecError(f"unknown agent {parsed.path.partition(':')[0]!r} in spec {spec!r}: "
                                  f"use one of {', '.join(SPEC_NAMES)} or a weight file path")  # fmt: skip
-        return AlphaBetaAgent(game, weights=parsed.path, seed=seed)
+        agent = AlphaBetaAgent(game, weights=parsed.path, seed=seed)
+        agent.spec = spec
+        return agent
     kind, options = parsed.kind, parsed.options
     values = {key: _convert(spec, key, value) for key, value in options.items()}
     values.setdefault("seed", seed)
@@ -345,6 +364,8 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
     if "weights" in values and overrides:
         raise AgentSpecError(f"agent spec {spec!r}: give weights either as a file or by name, not both")
     limit = Limit(**{name: values[name] for name in FIELDS if name in values})
-    return AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
+    agent = AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
                           tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
                           seed=values["seed"], tss_nodes=values.get("tss_nodes"), solve_ms=values.get("solve_ms"))  # fmt: skip
+    agent.spec = spec
+    return agent

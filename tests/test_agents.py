@@ -128,6 +128,11 @@ def test_specs_build_the_right_agents(tmp_path: Path) -> None:
         ("alphabeta:depth", AgentSpecError, "'depth' is not key=value"),
         ("alphabeta:depth=x", AgentSpecError, "depth='x' is not a number"),
         ("alphabeta:f1_four=big", AgentSpecError, "f1_four='big' is not a number"),
+        ("alphabeta:depth=1_0", AgentSpecError, "depth='1_0' is not a number: give an integer in plain digits 0-9"),
+        ("alphabeta:depth=\u0663", AgentSpecError, "depth='\u0663' is not a number: give an integer in plain digits"),
+        ("alphabeta:time_ms=1_000", AgentSpecError, "time_ms='1_000' is not a number: give plain digits 0-9"),
+        ("alphabeta:f1_four=\u0663.5", AgentSpecError, "f1_four='\u0663.5' is not a number"),
+        ("random:seed=\uff11", AgentSpecError, "seed='\uff11' is not a number"),
         ("alphabeta:depth=0", ValueError, "depth=0 must be a positive integer"),
         ("alphabeta:heuristic=h9", ValueError, "unknown heuristic 'h9': choose one of"),
         ("alphabeta:random_every=0", ValueError, "random_every=0"),
@@ -195,3 +200,10 @@ def test_a_failed_table_allocation_is_a_clear_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(tt_module.np, "zeros", out_of_memory)
     with pytest.raises(TableSizeError, match="tt_size: cannot allocate a table of .* bytes .* asked for, not available now"):
         TranspositionTable(1 << 20)
+
+
+def test_alphabeta_repr_shows_the_spec_and_the_settings() -> None:
+    agent = make_agent("alphabeta: depth=2,random_every=3", CONNECT4)
+    assert repr(agent) == ("AlphaBetaAgent(spec='alphabeta: depth=2,random_every=3', game=Connect-4 6x7 k=4, "
+                           "heuristic='c4_features', limit=Limit(depth=2), random_every=3)")  # fmt: skip
+    assert repr(AlphaBetaAgent(TIC_TAC_TOE, depth=3)).startswith("AlphaBetaAgent(game=m,n,k 3,3,3, heuristic='windows'")

@@ -173,3 +173,14 @@ def test_a_batched_sb3_league_shares_one_pool_and_takes_new_snapshots() -> None:
     model.learn(512, reset_num_timesteps=False)
     assert frozen(obs, mask) == move  # frozen: later training does not move it
     assert league.snapshots[1].games > 0 and sum(s.games for s in league.snapshots) > before
+
+
+def test_league_table_says_whose_side_its_record_is() -> None:
+    league = SnapshotLeague(TIC_TAC_TOE)
+    league.add(lambda obs, mask: int(np.flatnonzero(mask)[0]), name="first")
+    league.record("first", 1.0)  # the snapshot beat the learner
+    league.record("first", 1.0)
+    league.record("first", 0.0)
+    header, _, row = league.table().splitlines()
+    assert "snapshot's W / D / L vs the learner" in header and "snapshot's win rate" in header
+    assert "| first | 3 | 2 / 0 / 1 |" in row

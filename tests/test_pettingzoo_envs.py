@@ -105,3 +105,11 @@ def test_aec_reset_checks_its_seed_and_options() -> None:
     with pytest.raises(ValueError, match="must be a dict .* not str 'x'"):
         env.reset(options="x")
     env.reset(seed=np.int64(3))
+
+
+def test_parallel_step_refuses_an_action_for_no_agent() -> None:
+    env = connect4_v0.parallel_env()
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="'player_9'"):
+        env.step({"player_0": 3, "player_9": 2})
+    env.step({"player_0": 3, "player_1": 2})  # the waiting agent's action is still allowed (and ignored)

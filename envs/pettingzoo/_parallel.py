@@ -101,7 +101,8 @@ class KInARowParallel(TwoLearners, ParallelEnv):  # type: ignore[misc]  # Pettin
         """Play the action of the agent to move (the other agent's action is ignored).
 
         Raises:
-            ValueError: no game in progress, the mover's action missing, or outside the action space.
+            ValueError: no game in progress, the mover's action missing or outside the action space, or a key
+                that names no agent.
             IllegalMoveError: an illegal action with ``illegal_action="raise"``.
         """
         if not self.agents:
@@ -109,6 +110,10 @@ class KInARowParallel(TwoLearners, ParallelEnv):  # type: ignore[misc]  # Pettin
         mover = AGENTS[self._position.to_move]
         if not isinstance(actions, dict) or mover not in actions:
             raise ValueError(f"{mover} is to move: step() needs a dict holding its action, got {actions!r}")
+        unknown = [key for key in actions if key not in self.agents]
+        if unknown:
+            raise ValueError(f"step() got action(s) for {', '.join(map(repr, unknown))}: the agents are "
+                             f"{', '.join(map(repr, self.agents))}")  # fmt: skip
         move = as_action(actions[mover], self.game.n_actions)
         rewards = {agent: 0.0 for agent in AGENTS}
         illegal = None
