@@ -131,8 +131,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             else:
                 ladder = load_ladder(game, args.ladder)
             if args.player is not None:
-                if args.calibrate:
-                    print(f"rating {args.player} on the new ladder")
+                on = "the new ladder" if args.calibrate else f"the {ladder.game} ladder"
+                print(f"envs.rate: rating {args.player} on {on} ({games} games)", file=sys.stderr, flush=True)
                 rating = rate(args.player, ladder, games=games, seed=args.seed, batch=batch, rungs=rungs, name=args.player)
                 print(rating.report())
         except (AgentSpecError, GameError, ValueError, TypeError, OSError) as error:

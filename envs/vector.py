@@ -39,10 +39,30 @@ from envs._streams import BoardStreams
 from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
+from search.tt import physical_memory
 from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
 from games.checks import check_int, check_seed, is_integer, shown
 
 Seeds = Union[int, Sequence[Optional[int]], None]
+
+
+def bytes_per_board(game: KInARow) -> int:
+    """The bytes one board of ``game`` takes: the batch's state arrays (:class:`envs._batch.BoardBatch`: board,
+    heights, stones, history, meta, random state, observation, mask, reward, replies, search stats, groups),
+    its random stream, and this env's per-board index and flag."""
+    cells = game.n_cells
+    state = cells + 4 * game.cols + 16 + 8 * cells + 8 * K.N_META + 8
+    outputs = 2 * cells + game.n_actions + 8 + 8
+    scalars = (8 + 8 + 8 + 1) + (8 + 8) + (32 + 1) + (8 + 1)
+    return state + outputs + scalars
+
+
+def _check_boards_fit(game: KInARow, num_envs: int) -> None:
+    """Refuse ``num_envs`` boards that would not fit in this machine's memory (a ValueError naming both)."""
+    each, have = bytes_per_board(game), physical_memory()
+    if num_envs * each > have:
+        raise ValueError(f"num_envs={num_envs} boards of {game} need {num_envs * each / 2**30:,.1f} GiB ({each} bytes "
+                         f"a board), more than this machine's {have / 2**30:.1f} GiB: use at most {have // each:,} boards")  # fmt: skip
 
 
 class KInARowVectorEnv(VectorEnv):
@@ -80,6 +100,7 @@ class KInARowVectorEnv(VectorEnv):
         opening_plies: Union[int, tuple[int, int]] = 0,
     ) -> None:
         num_envs = check_int("num_envs", num_envs, low=1)
+        _check_boards_fit(game, num_envs)  # before numpy's own MemoryError ("38.2 TiB"), which names no argument
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:

@@ -222,3 +222,8 @@ def test_bench_sb3_prints_the_three_rows_and_refuses_bad_budgets() -> None:
     assert [row.split("|")[2].strip() for row in rows] == ["8", "8", "16"] and rows[0].endswith("| 1.00x |")
     bad = subprocess.run([sys.executable, str(script), "--rollout", "8", "--boards", "16"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--rollout 8 must be at least --boards 16" in bad.stderr
+
+
+def test_too_many_boards_name_num_envs() -> None:
+    with pytest.raises(ValueError, match="num_envs=1000000000000 boards of m,n,k 3,3,3 need .* GiB"):
+        make_sb3_vec_env("alphabeta/TicTacToe-v0", num_envs=10**12)

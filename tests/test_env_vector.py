@@ -162,3 +162,28 @@ def test_bad_vector_arguments() -> None:
         env.step(np.array([0, 7]))
     with pytest.raises(ValueError, match="3 seeds for 2 boards"):
         env.reset(seed=[1, 2, 3])
+
+
+@pytest.mark.parametrize("num_envs", [10**12, 2**70])
+def test_too_many_boards_are_refused_by_name_before_numpy_tries(num_envs: int) -> None:
+    from envs.vector import bytes_per_board
+    from games import CONNECT4
+    from search.tt import physical_memory
+
+    each = bytes_per_board(CONNECT4)
+    with pytest.raises(ValueError, match=f"num_envs={num_envs} boards of Connect-4 6x7 k=4 need .* GiB "
+                                         f"\\({each} bytes a board\\), more than this machine's .* GiB: "
+                                         f"use at most {physical_memory() // each:,} boards"):  # fmt: skip
+        gym.make_vec("alphabeta/Connect4-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+
+
+def test_bytes_per_board_covers_the_arrays_a_board_takes() -> None:
+    from envs.vector import bytes_per_board
+
+    for env_id in ("alphabeta/Connect4-v0", "alphabeta/TicTacToe-v0"):
+        vec = gym.make_vec(env_id, num_envs=512, vectorization_mode="vector_entry_point")
+        inner = vec.unwrapped
+        arrays = {id(a): a for owner in (inner, inner._batch, inner._streams) for a in vars(owner).values()
+                  if isinstance(a, np.ndarray) and a.shape[:1] == (512,)}  # fmt: skip
+        measured = sum(a.nbytes for a in arrays.values()) / 512
+        assert measured <= bytes_per_board(inner.game) <= 1.1 * measured

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,9 +16,11 @@ from hypothesis import strategies as st
 
 from envs._bt import expected_score, fit_ratings
 from envs._players import NoisyAgent, PolicyAgent
-from envs.rating import LADDERS, Ladder, _fit_ladder, _fit_player, as_agent, ladder_path, load_ladder, rate
+from envs._rounds import MAX_GAMES, fit_player, play_rounds
+from envs.rating import LADDERS, Ladder, _fit_ladder, as_agent, ladder_path, load_ladder, rate
 from games import CONNECT4, TIC_TAC_TOE, IllegalMoveError
 from search.agents import make_agent
+from tests.interrupts import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +88,7 @@ def test_player_fit_with_fixed_rungs_recovers_a_known_rating() -> None:
     for rung in (4, 5, 6):
         played[rung] = 3000
         points[rung] = 3000 * float(expected_score(truth - ladder.elo[rung]))
-    elo, low, high = _fit_player(ladder, points, played)
+    elo, low, high = fit_player(ladder.elo, points, played)
     assert elo == pytest.approx(truth, abs=3.0) and low < elo < high
 
 
@@ -94,6 +97,75 @@ def test_fit_refuses_inconsistent_results() -> None:
         fit_ratings(np.array([[0.0, 3.0], [3.0, 0.0]]), np.array([[0, 4], [4, 0]]), anchor=0)
     with pytest.raises(ValueError, match="no games"):
         fit_ratings(np.zeros((3, 3)), np.zeros((3, 3)), anchor=0)
+
+
+def simulated_rating(elo: np.ndarray, truth: float, games: int, batch: int, rng: np.random.Generator,
+                     skip: tuple[int, ...] = ()) -> tuple[float, float, float, np.ndarray]:  # fmt: skip
+    """Rate a simulated player of known Elo on rungs of known Elo (Bradley-Terry games with draws), as rate() does."""
+
+    def play(rung: int, number: int, pairs: int) -> float:
+        p = float(expected_score(truth - elo[rung]))
+        draw = 0.3 * 2 * min(p, 1 - p)
+        wins, draws, _ = rng.multinomial(2 * pairs, [p - draw / 2, draw, 1 - p - draw / 2])
+        return float(wins + draws / 2)
+
+    points, played = play_rounds(elo, play, games, batch, skip=skip)
+    return (*fit_player(elo, points, played), played)
+
+
+@pytest.mark.parametrize("games", [10, 200])
+def test_player_intervals_cover_the_truth_at_their_level(games: int) -> None:
+    """Players from the anchor to above the top rung, few games and many: the 95% interval covers the truth ~95%."""
+    elo = np.array(load_ladder(CONNECT4).elo)
+    rng = np.random.default_rng(11)
+    coverage = {}
+    for truth in (0.0, 300.0, 750.0, 1100.0, 1443.5, 1700.0):
+        hits = 0
+        for _ in range(150):
+            _, low, high, played = simulated_rating(elo, truth, games, 10, rng)
+            assert played.sum() == games
+            hits += int(low <= truth <= high)
+        coverage[truth] = hits / 150
+    assert min(coverage.values()) >= 0.9, coverage  # each truth (2 binomial sd below 95% at 150 repetitions)
+    assert 0.93 <= np.mean(list(coverage.values())) <= 0.995, coverage
+
+
+def test_all_wins_or_all_losses_give_a_finite_interval_that_reaches_the_truth() -> None:
+    ladder = load_ladder(CONNECT4)
+    d2 = [r.name for r in ladder.rungs].index("d2")
+    played = np.zeros(len(ladder.rungs))
+    played[d2] = 10
+    elo, low, high = fit_player(ladder.elo, np.zeros(len(ladder.rungs)), played)  # random (Elo 0) loses 10 of 10 to d2
+    assert np.isfinite(low) and low < 0.0 < elo < high < ladder.elo[d2]
+    elo, low, high = fit_player(ladder.elo, played.copy(), played)  # 10 of 10 won against d2
+    assert np.isfinite(high) and ladder.elo[d2] < low < elo < high
+    assert high - low > 300  # ten games cannot pin a rating down
+
+
+def test_rate_plays_exactly_the_games_asked_and_refuses_what_it_cannot() -> None:
+    ladder = load_ladder(CONNECT4)
+    assert rate("random", ladder, games=4, rungs=["d1"]).games == 4  # batch 10 pairs: the one round plays 2
+    assert rate("random", ladder, games=6, batch=2, rungs=["d1-eps75"]).table[0][2] == 6
+    for games in (3, 0, MAX_GAMES + 2, 2**70):
+        with pytest.raises(ValueError, match=f"games={games}: give an even number from 2 to"):
+            rate("random", ladder, games=games)
+    with pytest.raises(ValueError, match="batch=0"):
+        rate("random", ladder, games=4, batch=0)
+    with pytest.raises(ValueError, match="give rung names"):
+        rate("random", ladder, games=4, rungs=[""])
+
+
+def test_a_player_that_is_a_rung_is_rated_against_the_others() -> None:
+    ladder = load_ladder(CONNECT4)
+    rating = rate("alphabeta:depth=2", ladder, games=8, batch=2, seed=1)
+    assert "d2" not in [row[0] for row in rating.table] and rating.games == 8
+    assert rating.note == "The player is the ladder's rung d2 (+1051): rated against the other rungs."
+    assert rating.note in rating.report()
+    assert rate("alphabeta:depth=2", ladder, games=2, rungs=["d2"]).note.endswith("played against itself, as asked.")
+    assert rate("alphabeta:depth=3", ladder, games=2, rungs=["d1"]).note.startswith("The player is the ladder's rung d3")
+    assert rate("alphabeta:depth=2,random_every=3", ladder, games=2, rungs=["d1"]).note == ""
+    elo = np.array(ladder.elo)  # the adaptive choice never picks a skipped rung
+    assert simulated_rating(elo, elo[7], 40, 2, np.random.default_rng(0), skip=(7,))[3][7] == 0
 
 
 # ------------------------------------------------------------------ the shipped ladder
@@ -206,7 +278,17 @@ def test_cli_calibrates_and_rates_on_a_tiny_budget(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("rules", "--games", "0"), "argument --games: '0' is not an integer >= 1"),
+        (("rules", "--games", "0"), "argument --games: '0' is not an integer from 1 to 1,000,000"),
+        (("rules", "--games", str(2**70)), f"argument --games: '{2**70}' is not an integer from 1 to 1,000,000"),
+        (("rules", "--batch", str(2**70)), f"argument --batch: '{2**70}' is not an integer from 1 to 500,000"),
+        (("--calibrate", "--calibration-pairs", str(2**70)), "argument --calibration-pairs: '1180591620717411303424'"),
+        (("--calibrate", "--workers", str(2**70)), "argument --workers: '1180591620717411303424' is not an integer"),
+        (("rules", "--games", "1_0"), "argument --games: '1_0' is not an integer"),
+        (("rules", "--games", "3"), "argument --games: 3 is odd: games are played in pairs"),
+        (("rules", "--rungs", ""), "argument --rungs: '' has an empty rung name"),
+        (("rules", "--rungs", "d1,,d2"), "argument --rungs: 'd1,,d2' has an empty rung name"),
+        (("rules", "--workers", "2"), "--workers applies to --calibrate only"),
+        (("--calibrate", "--games", "20", "--ladder", "x.json"), "--games applies to rating a player"),
         (("rules", "--seed", "-1"), "argument --seed: '-1' is not a non-negative integer"),
         ((), "give a player to rate"),
         (("nosuchagent:depth=2",), "unknown agent 'nosuchagent'"),
@@ -240,3 +322,38 @@ def test_training_script_reports_the_ladder_elo_before_and_after(capsys: pytest.
     with pytest.raises(SystemExit) as stop:
         train_maskable_ppo.main(["--ladder-games", "1"])
     assert stop.value.code == 2 and "argument --ladder-games: '1'" in capsys.readouterr().err
+
+
+def test_cli_refuses_a_deeply_nested_ladder_file(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000)
+    done = run("rules", "--ladder", str(deep), "--games", "2")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"python -m envs.rate: error: cannot read ladder {deep}: {deep}: JSON nested too deeply to read")
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"format": 1, "format": 2}')
+    assert "key 'format' appears twice" in run("rules", "--ladder", str(twice)).stderr
+
+
+def test_cli_help_and_calibrate_with_a_player(tmp_path: Path) -> None:
+    done = run("--help")
+    assert done.returncode == 0 and "``" not in done.stdout
+    assert "A player's Elo on the rating ladder, with its 95% interval" in " ".join(done.stdout.split())
+    target = tmp_path / "ttt.json"
+    done = run("rules", "--game", "tictactoe", "--calibrate", "--calibration-pairs", "1", "--ladder", str(target),
+               "--games", "2")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "rating rules on the new ladder (2 games)" in done.stderr and "rules: Elo" in done.stdout
+    assert "The player is the ladder's rung rules" in done.stdout and target.is_file()
+
+
+def test_cli_ctrl_c_is_one_line_and_130() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with subprocess.Popen([sys.executable, "-m", "envs.rate", "d1", "--games", "100000"], cwd=ROOT, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint) as proc:  # fmt: skip
+        assert proc.stderr is not None
+        assert proc.stderr.readline().startswith("envs.rate: rating d1 on the ")  # it is playing
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err == "envs.rate: interrupted\n" and out == "", err
