@@ -39,9 +39,9 @@ from envs._streams import BoardStreams
 from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
-from search.tt import physical_memory
 from games import C4_COLS, C4_K, C4_ROWS, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow
 from games.checks import check_int, check_seed, is_integer, shown
+from search.tt import physical_memory
 
 Seeds = Union[int, Sequence[Optional[int]], None]
 

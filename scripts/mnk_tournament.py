@@ -5,7 +5,10 @@ a win as first player scores 2, as second 3, a draw 1; a move over the
 limit or an illegal move forfeits (rules and budgets: :mod:`tuning.tournament`).
 The output is a table per configuration (points, slowest move of each
 agent, forfeits) with totals, in Markdown on stdout and, with ``--out``,
-as ``<out>.md`` and ``<out>.json`` (written atomically).  Configurations
+as ``<out>.md`` and ``<out>.json`` (both checked before any game, and
+rewritten atomically as each configuration finishes, so an interrupted or
+failed run keeps what it played: the report then says how many of the
+configurations it holds).  Configurations
 the game core cannot build are reported as not playable, with the reason.
 ``--max-plies`` adjudicates long games as draws (the report says how many);
 ``--workers`` plays configurations in that many processes at once, one
@@ -30,12 +33,12 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import numba
 
 from games import MNK
-from scripts._args import non_negative_int, positive_float, positive_int, writable_file
+from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, make_agent
 from tuning.tournament import (
@@ -52,6 +55,8 @@ from tuning.tournament import (
 )  # fmt: skip
 
 Config = tuple[int, int, int]
+MAX_GAMES = 1_000_000
+"""The most games per pair and configuration (a million at a millisecond a move is already days of play)."""
 
 
 def configurations(text: str) -> list[Config]:
@@ -80,12 +85,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--time-ms", type=positive_float, default=1000.0,
                         help=f"time limit per move in ms (default 1000); alpha-beta specs without a budget search for "
                         f"{round(BUDGET_SHARE * 100)}%% of it")  # fmt: skip  (%%: argparse %-formats help strings)
-    parser.add_argument("--games", type=positive_int, default=GAMES_PER_PAIR,
+    parser.add_argument("--games", type=int_range(1, MAX_GAMES), default=GAMES_PER_PAIR,
                         help=f"games per pair and configuration, first player alternating (default {GAMES_PER_PAIR})")  # fmt: skip
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seeds the agents (default 0)")
     parser.add_argument("--max-plies", type=positive_int,
                         help="adjudicate a game still open after this many plies as a draw (default: play it out)")  # fmt: skip
-    parser.add_argument("--workers", type=positive_int, default=1,
+    parser.add_argument("--workers", type=int_range(1, os.cpu_count() or 1), default=1,
                         help="configurations played at once, each in its own process (default 1)")  # fmt: skip
     parser.add_argument("--out", type=writable_file, help="write <out>.md and <out>.json (a .md or .json suffix is dropped)")
     return parser
@@ -190,28 +195,49 @@ def _progress(result: ConfigurationResult) -> None:
     print(f"{result.name}: {shown}", file=sys.stderr, flush=True)
 
 
-def _play_all(configs: Sequence[Config], args: argparse.Namespace) -> list[ConfigurationResult]:
-    """Every configuration's result, in the order of ``configs``; with workers, the biggest boards start first."""
-    if args.workers == 1:
-        results = []
-        for config in configs:
-            results.append(_play_one(config, args))
-            _progress(results[-1])
-        return results
+def _play_all(configs: Sequence[Config], args: argparse.Namespace,
+              done: Callable[[list[ConfigurationResult]], None]) -> list[ConfigurationResult]:  # fmt: skip
+    """Every configuration's result, in the order of ``configs``; with workers, the biggest boards start first.
+
+    ``done`` is called with the results so far (in ``configs`` order) each time a configuration finishes.
+    """
     by_config: dict[Config, ConfigurationResult] = {}
+
+    def finished(config: Config, result: ConfigurationResult) -> None:
+        by_config[config] = result
+        _progress(result)
+        done([by_config[c] for c in configs if c in by_config])
+
+    if args.workers == 1:
+        for config in configs:
+            finished(config, _play_one(config, args))
+        return [by_config[config] for config in configs]
     biggest_first = sorted(configs, key=lambda c: -c[0] * c[1])
     # spawn, not fork: a forked child would inherit numba's state from a parent that may have started threads
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
         futures = {pool.submit(_play_one, config, args): config for config in biggest_first}
         for future in concurrent.futures.as_completed(futures):
-            by_config[futures[future]] = future.result()
-            _progress(by_config[futures[future]])
+            finished(futures[future], future.result())
     return [by_config[config] for config in configs]
 
 
+def _outputs(parser: argparse.ArgumentParser, out: Optional[Path]) -> Optional[tuple[Path, Path]]:
+    """The report's two files (``<out>.md``, ``<out>.json``), each checked writable before any game (exit 2 if not)."""
+    if out is None:
+        return None
+    stem = out.with_suffix("") if out.suffix in (".md", ".json") else out
+    paths = (Path(f"{stem}.md"), Path(f"{stem}.json"))
+    for path in paths:
+        problem = _unwritable(path, want_dir=False)
+        if problem is not None:
+            parser.error(f"argument --out: {str(path)!r} {problem}")
+    return paths
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: nothing is written then)."""
+    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: ``--out`` keeps the
+    configurations that finished)."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
@@ -226,16 +252,20 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     _check_specs(parser, args.specs, args.time_ms)
     configs = list(dict.fromkeys(c for group in args.configs for c in group)) if args.configs else list(CONFIGURATIONS)
     labels = labels_of(args.specs)
+    outputs = _outputs(parser, args.out)
     started = time.perf_counter()
-    results = _play_all(configs, args)
-    report = markdown(results, labels, args, time.perf_counter() - started)
-    print(report, end="")
-    if args.out is not None:
-        stem = args.out.with_suffix("") if args.out.suffix in (".md", ".json") else args.out
-        write_text_atomic(Path(f"{stem}.json"), json.dumps(as_json(results, labels, args), indent=1) + "\n")
-        write_text_atomic(Path(f"{stem}.md"), report)
-    return 0
 
+    def write(results: list[ConfigurationResult]) -> str:
+        report = markdown(results, labels, args, time.perf_counter() - started)
+        if len(results) < len(configs):
+            report = report.replace("\n", f"\n\nPartial: {len(results)} of {len(configs)} configurations so far.\n", 1)
+        if outputs is not None:
+            write_text_atomic(outputs[1], json.dumps(as_json(results, labels, args), indent=1) + "\n")
+            write_text_atomic(outputs[0], report)
+        return report
+
+    print(write(_play_all(configs, args, write)), end="")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

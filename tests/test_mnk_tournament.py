@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ from typing import Any, Optional
 import pytest
 
 from games import TIC_TAC_TOE, Action, KInARow, Position
+from tests.interrupts import default_sigint
 from tuning.tournament import CONFIGURATIONS, budgeted, game_points, play_configuration, play_timed_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,11 +202,37 @@ def test_workers_play_the_same_games_as_one_process(tmp_path: Path) -> None:
     (["perfect", "rules", "--configs", "3,0,3"], "'3,0,3' is not M,N,K"),
     (["perfect", "rules", "--time-ms", "0"], "'0' is not a positive finite number"),
     (["perfect", "alphabeta:dpth=3"], "unknown key(s) 'dpth'"),
-    (["perfect", "rules", "--games", "0"], "'0' is not an integer >= 1"),
+    (["perfect", "rules", "--games", "0"], "'0' is not an integer from 1 to 1000000"),
     (["perfect", "rules", "--max-plies", "0"], "'0' is not an integer >= 1"),
-    (["perfect", "rules", "--workers", "-1"], "'-1' is not an integer >= 1"),
+    (["perfect", "rules", "--workers", "-1"], "'-1' is not an integer from 1 to"),
+    (["perfect", "rules", "--workers", str(2**70)], f"'{2**70}' is not an integer from 1 to"),
+    (["perfect", "rules", "--games", str(2**70)], f"'{2**70}' is not an integer from 1 to 1000000"),
 ])  # fmt: skip
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str) -> None:
     out = run(*args)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
 
+
+
+def test_an_output_that_is_a_folder_is_refused_before_any_game(tmp_path: Path) -> None:
+    (tmp_path / "x.md").mkdir()
+    out = run("rules", "random", "--configs", "3,3,3", "--out", str(tmp_path / "x"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().splitlines()[-1].endswith(f"argument --out: '{tmp_path / 'x.md'}' is a folder")
+    assert "3,3,3:" not in out.stderr and not (tmp_path / "x.json").exists()  # no game was played
+
+
+def test_ctrl_c_is_one_line_and_130_and_keeps_the_configurations_played(tmp_path: Path) -> None:
+    args = ["alphabeta:depth=2,heuristic=windows", "rules", "--configs", "3,3,3", "15,15,5", "--time-ms", "5000",
+            "--out", str(tmp_path / "run")]  # fmt: skip
+    with subprocess.Popen([sys.executable, "-m", "scripts.mnk_tournament", *args], cwd=ROOT, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          preexec_fn=default_sigint) as proc:  # fmt: skip
+        assert proc.stderr is not None
+        assert proc.stderr.readline().startswith("3,3,3: ")  # the first configuration is done, the second is playing
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and err == "scripts.mnk_tournament: interrupted\n" and out == "", err
+    data = json.loads((tmp_path / "run.json").read_text())
+    assert [c["config"] for c in data["configurations"]] == ["3,3,3"] and len(data["configurations"][0]["games"]) == 4
+    assert "Partial: 1 of 2 configurations so far." in (tmp_path / "run.md").read_text()
