@@ -205,8 +205,8 @@ def _play_all(configs: Sequence[Config], args: argparse.Namespace,
 
     def finished(config: Config, result: ConfigurationResult) -> None:
         by_config[config] = result
-        _progress(result)
         done([by_config[c] for c in configs if c in by_config])
+        _progress(result)  # after the write: a reader of this line finds the files up to date
 
     if args.workers == 1:
         for config in configs:
