@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from games import Action, KInARow, Player, Position, make_game
 from games.errors import GameError
-from search._piskvork_time import MIN_BUDGET_MS, Limits, move_budget_ms, table_slots, with_budget
+from search._piskvork_time import MIN_BUDGET_MS, Limits, move_budget_ms, table_slots, turn_ms, with_budget
 from search.agents import AgentType, make_agent
 from search.errors import SearchError
 
@@ -68,6 +68,7 @@ class Brain:
         self._stones: Optional[list[tuple[int, int, int]]] = None  # between BOARD and DONE: (x, y, who)
         self._agent: Optional[tuple[str, KInARow, AgentType]] = None
         self._warm = False
+        self._received = time.perf_counter()
         self._commands: dict[str, Callable[[str], list[str]]] = {
             "START": self._start, "RECTSTART": self._rectstart, "RESTART": self._restart, "BEGIN": self._begin,
             "TURN": self._turn, "BOARD": self._board, "INFO": self._info, "TAKEBACK": self._takeback,
@@ -77,6 +78,7 @@ class Brain:
     # ------------------------------------------------------------------ dispatch
     def handle(self, line: str) -> list[str]:
         """The reply lines to one input line (none for INFO, END, blank lines and the lines of a BOARD)."""
+        self._received = time.perf_counter()  # a move's clock runs from the manager's line, not from the search
         text = line.strip()
         if not text:
             return []
@@ -319,9 +321,12 @@ class Brain:
             self._warm = True
 
     def _think(self) -> list[str]:
+        """The move (and the DEBUG line): the search gets the move's budget less what this reply has already
+        used since its line came in (parsing, rebuilding the board), so the whole reply stays inside the turn."""
         position = self._need_board()
         self._check_open(position)
-        budget = move_budget_ms(self.limits, (position.game.n_cells - position.ply + 1) // 2)
+        planned = move_budget_ms(self.limits, (position.game.n_cells - position.ply + 1) // 2)
+        budget = max(MIN_BUDGET_MS, planned - (time.perf_counter() - self._received) * 1000)
         agent = self._agent_for(with_budget(self.spec, int(budget), table_slots(self.limits)), position.game)
         started = time.perf_counter()
         action = agent.select_move(position)
@@ -330,6 +335,7 @@ class Brain:
         if self.debug:
             result = getattr(agent, "last_result", None)
             found = f"depth {result.depth} score {result.score:g} nodes {result.nodes} " if result is not None else ""
-            used = (time.perf_counter() - started) * 1000
-            replies.insert(0, f"DEBUG {agent.name}: {found}in {used:.0f} ms of {budget:.0f} ms")
+            searched, whole = ((time.perf_counter() - t) * 1000 for t in (started, self._received))
+            replies.insert(0, f"DEBUG {agent.name}: {found}searched {searched:.0f} ms of a {int(budget)} ms budget; "
+                              f"replied in {whole:.0f} ms of the turn's {turn_ms(self.limits):.0f} ms")  # fmt: skip
         return replies

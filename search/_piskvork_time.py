@@ -53,6 +53,11 @@ class Limits:
     """Bytes the engine may use; 0 = no limit."""
 
 
+def turn_ms(limits: Limits) -> float:
+    """The time one reply may take: ``timeout_turn``, or :data:`DEFAULT_TURN_MS` if the manager sent none."""
+    return float(DEFAULT_TURN_MS if limits.timeout_turn is None else limits.timeout_turn)
+
+
 def move_budget_ms(limits: Limits, own_moves_left: int) -> float:
     """The milliseconds one search may take under ``limits`` (see the module docstring).
 
@@ -66,7 +71,7 @@ def move_budget_ms(limits: Limits, own_moves_left: int) -> float:
         limits: the manager's limits.
         own_moves_left: how many moves this engine may still have to make.
     """
-    turn = float(DEFAULT_TURN_MS if limits.timeout_turn is None else limits.timeout_turn)
+    turn = turn_ms(limits)
     timed_match = limits.timeout_match is None or limits.timeout_match > 0
     if limits.time_left is not None and timed_match:
         turn = min(turn, limits.time_left / max(1, min(own_moves_left, MOVES_TO_PLAN)))

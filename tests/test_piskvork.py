@@ -313,3 +313,42 @@ def test_bad_options_exit_2_with_one_line(args: list[str], message: str) -> None
     out = subprocess.run([sys.executable, "-m", "search.piskvork", *args], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, input="", timeout=120)  # fmt: skip
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_the_exact_solver_is_refused_per_start_size_not_at_launch() -> None:
+    engine = Engine("--agent", "perfect", "--k", "3")
+    try:
+        assert engine.ask("START 3") == "OK"
+        assert engine.ask("TURN 1,1") in {"0,0", "2,0", "0,2", "2,2"}  # only a corner holds the draw
+        assert engine.ask("START 15").startswith("ERROR START 15: agent 'perfect' cannot play m,n,k 15,15,3: the solver")
+        assert engine.ask("START 4") == "OK"
+        assert engine.end() == 0
+    finally:
+        engine.proc.kill()
+
+
+def test_the_reply_fits_the_turn_time_spent_before_the_search_included(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search gets the move's budget less what the reply already used, and DEBUG reports the whole reply."""
+    from search import _piskvork_brain
+    from search._piskvork_brain import Brain
+
+    brain = Brain(k=5, spec="alphabeta:heuristic=windows,radius=2", debug=True)
+    assert brain.handle("INFO timeout_turn 600") == [] and brain.handle("START 9") == ["OK"]
+    budgets: list[int] = []
+    agent_for = Brain._agent_for
+
+    def spy(self: Brain, spec: str, game: object) -> object:
+        budgets.append(int(spec.rpartition("time_ms=")[2].partition(",")[0]))
+        return agent_for(self, spec, game)  # type: ignore[arg-type]
+
+    def slow_check(position: object) -> None:  # TURN checks twice before the search: 200 ms of the reply spent
+        time.sleep(0.1)
+
+    monkeypatch.setattr(Brain, "_agent_for", spy)
+    monkeypatch.setattr(_piskvork_brain.Brain, "_check_open", staticmethod(slow_check))
+    debug, move = brain.handle("TURN 4,4")
+    planned = move_budget_ms(Limits(timeout_turn=600), 40)
+    assert budgets == [pytest.approx(planned - 200, abs=15)]
+    whole = float(debug.split("replied in ")[1].split(" ms")[0])
+    assert debug.startswith("DEBUG ") and debug.endswith("of the turn's 600 ms") and 200 <= whole
+    assert f"of a {budgets[0]} ms budget" in debug and "," in move
