@@ -11,10 +11,12 @@ Two things keep the maximum finite when a player wins or loses everything:
 the fit is anchored (one player's rating is fixed), and ``prior_draws``
 virtual draws are added to chosen pairings (BayesElo's prior, but only where
 the caller puts it: between neighbouring ladder rungs, or between a rated
-player and each rung it met).  The 95% interval of each free rating comes
-from the observed information (the Hessian of the log-likelihood, inverted
-with the anchor removed): a normal approximation, as BayesElo's and Ordo's
-default error bars are.
+player and each rung it met).  The 95% intervals are likelihood-ratio
+(profile-likelihood) intervals: every rating whose log-likelihood, the other
+free ratings re-fitted, is within ``chi2(0.95) / 2`` of the maximum.  Unlike
+the observed-information (normal) interval they follow the likelihood's skew,
+so a player that wins or loses (nearly) everything gets an interval reaching
+far out on the side the data cannot close, not a narrow symmetric one.
 
 Example:
     >>> import numpy as np
@@ -32,7 +34,7 @@ from typing import Callable, Optional
 
 import numpy as np
 from scipy.optimize import brentq, minimize
-from scipy.stats import chi2, norm
+from scipy.stats import chi2
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of the odds: ``r = ELO_SCALE * x``."""
@@ -74,9 +76,45 @@ def _negative_loglik(x: np.ndarray, s: np.ndarray, n: np.ndarray) -> tuple[float
     return -value, -gradient, hessian
 
 
+def _maximise(s: np.ndarray, n: np.ndarray, known: dict[int, float],
+              guess: Optional[np.ndarray] = None) -> tuple[np.ndarray, float]:  # fmt: skip
+    """The ratings (natural units, all players) maximising the log-likelihood with ``known`` players fixed
+    (natural units), and that maximum; ``guess`` (all players) starts the search."""
+    size = s.shape[0]
+    free = np.array([i for i in range(size) if i not in known], dtype=int)
+    base = np.zeros(size)
+    for i, value in known.items():
+        base[i] = value
+
+    def full(y: np.ndarray) -> np.ndarray:
+        x = base.copy()
+        x[free] = y
+        return x
+
+    def objective(y: np.ndarray) -> tuple[float, np.ndarray]:
+        value, gradient, _ = _negative_loglik(full(y), s, n)
+        return value, gradient[free]
+
+    def hessian(y: np.ndarray) -> np.ndarray:
+        block: np.ndarray = _negative_loglik(full(y), s, n)[2][np.ix_(free, free)]
+        return block
+
+    if not len(free):
+        return base, -_negative_loglik(base, s, n)[0]
+    start = guess[free] if guess is not None else np.full(len(free), float(np.mean(base[list(known)])))
+    result = minimize(objective, start, jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9})
+    return full(result.x), -float(result.fun)
+
+
 def fit_ratings(scores: np.ndarray, games: np.ndarray, anchor: int, anchor_rating: float = 0.0,
                 fixed: Optional[dict[int, float]] = None, confidence: float = 0.95) -> Fit:  # fmt: skip
-    """The maximum-likelihood Elo ratings of every player from pairwise results.
+    """The maximum-likelihood Elo ratings of every player from pairwise results, with profile-likelihood intervals.
+
+    A free player's interval is every rating whose profile log-likelihood (the
+    others re-fitted) is within ``chi2(confidence) / 2`` of the maximum: it
+    follows the likelihood's skew where a player wins or loses nearly
+    everything, where the observed-information interval is too narrow and
+    symmetric (or, without a prior, of zero width).
 
     Args:
         scores: ``scores[i, j]`` the points ``i`` took from ``j`` (a draw is 1/2), virtual draws included.
@@ -86,44 +124,33 @@ def fit_ratings(scores: np.ndarray, games: np.ndarray, anchor: int, anchor_ratin
         confidence: the intervals' level.
 
     Raises:
-        ValueError: mismatched or inconsistent matrices, or a player with no games.
+        ValueError: mismatched or inconsistent matrices, a player with no games, or a player whose
+            maximum-likelihood rating is infinite (it won or lost everything: add virtual draws).
     """
     s, n = _check(scores, games)
     size = s.shape[0]
-    known = {anchor: anchor_rating, **(fixed or {})}
-    free = np.array([i for i in range(size) if i not in known], dtype=int)
-    idle = [int(i) for i in free if n[i].sum() == 0]
+    known = {i: rating / ELO_SCALE for i, rating in {anchor: anchor_rating, **(fixed or {})}.items()}
+    free = [i for i in range(size) if i not in known]
+    idle = [i for i in free if n[i].sum() == 0]
     if idle:
         raise ValueError(f"players {idle} have no games: their ratings are not defined")
-    base = np.zeros(size)
-    for i, rating in known.items():
-        base[i] = rating / ELO_SCALE
+    extreme = [i for i in free if s[i].sum() in (0.0, n[i].sum())]
+    if extreme:
+        raise ValueError(f"players {extreme} won or lost every game: their ratings are not finite; add virtual draws")
+    x, top = _maximise(s, n, known)
+    if not np.all(np.isfinite(x)) or np.max(np.abs(x)) > 50.0:  # 50 natural units = 8,700 Elo: a diverging fit
+        raise ValueError("some rating is not finite (a group of players won or lost every game): add virtual draws")
+    drop = float(chi2.ppf(confidence, 1)) / 2.0
+    ratings, low, high = x * ELO_SCALE, (x * ELO_SCALE).copy(), (x * ELO_SCALE).copy()
+    for i in free:
 
-    def objective(y: np.ndarray) -> tuple[float, np.ndarray]:
-        x = base.copy()
-        x[free] = y
-        value, gradient, _ = _negative_loglik(x, s, n)
-        return value, gradient[free]
+        def excess(value: float, i: int = i) -> float:
+            return _maximise(s, n, {**known, i: value / ELO_SCALE}, x)[1] - top + drop
 
-    def hessian(y: np.ndarray) -> np.ndarray:
-        x = base.copy()
-        x[free] = y
-        block: np.ndarray = _negative_loglik(x, s, n)[2][np.ix_(free, free)]
-        return block
-
-    start = np.full(len(free), float(np.mean(base[list(known)])))
-    result = minimize(objective, start, jac=True, hess=hessian, method="trust-exact", options={"gtol": 1e-9})
-    x = base.copy()
-    x[free] = result.x
-    ratings = x * ELO_SCALE
-    for i, rating in known.items():
-        ratings[i] = rating  # exactly as given, not rounded through the natural units
-    half = np.zeros(size)
-    if len(free):
-        covariance = np.linalg.pinv(hessian(result.x))
-        z = float(norm.ppf(0.5 + confidence / 2.0))
-        half[free] = z * ELO_SCALE * np.sqrt(np.maximum(np.diag(covariance), 0.0))
-    return Fit(ratings, ratings - half, ratings + half)
+        low[i], high[i] = _root(excess, ratings[i], -50.0), _root(excess, ratings[i], 50.0)
+    for i, rating in {anchor: anchor_rating, **(fixed or {})}.items():
+        ratings[i] = low[i] = high[i] = rating  # exactly as given, not rounded through the natural units
+    return Fit(ratings, low, high)
 
 
 # ------------------------------------------------------------------ one player against fixed ratings
@@ -148,7 +175,9 @@ def _root(function: Callable[[float], float], start: float, step: float) -> floa
     while function(far) * function(start) > 0:
         start, far = far, far + step
         step *= 2.0
-    return float(brentq(function, min(start, far), max(start, far), xtol=1e-6))
+        if abs(far) > 1e5:  # 100,000 Elo: the likelihood never turns (a player won or lost every game)
+            raise ValueError("a rating or a bound is not finite: some player won or lost every game; add virtual draws")
+    return float(brentq(function, min(start, far), max(start, far), xtol=1e-3))
 
 
 def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray, prior_draws: float = 1.0,

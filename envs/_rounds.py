@@ -21,7 +21,7 @@ the game-playing as a function, and :func:`fit_player` sees only numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -76,13 +76,13 @@ def check_counts(games: int, batch: int) -> None:
         raise ValueError(f"batch={batch!r}: give the pairs per round, from 1 to {MAX_GAMES // 2:,}")
 
 
-def fit_player(elo: Sequence[float], points: np.ndarray, played: np.ndarray) -> tuple[float, float, float]:
+def fit_player(elo: Union[Sequence[float], np.ndarray], points: np.ndarray, played: np.ndarray) -> tuple[float, float, float]:
     """The player's Elo and 95% interval from its points and games against each rung (see the module docstring)."""
     met = np.flatnonzero(played)
     return rate_against(np.asarray(elo, dtype=float)[met], points[met], played[met], prior_draws=PRIOR_DRAWS)
 
 
-def play_rounds(elo: Sequence[float], play: Callable[[int, int, int], float], games: int, batch: int,
+def play_rounds(elo: Union[Sequence[float], np.ndarray], play: Callable[[int, int, int], float], games: int, batch: int,
                 chosen: Sequence[int] = (), skip: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Play ``games`` games in rounds; return the points and games against each rung.
 

@@ -16,13 +16,16 @@ there (a budgeted ``perfect`` can be added as a rung once it exists).
   little), then a Bradley-Terry maximum-likelihood fit, draws counted as
   half a win (as Ordo does), random anchored at 0, one virtual draw between
   neighbouring rungs (a BayesElo-like prior that keeps every gap finite), and
-  a 95% interval per rung from the observed information (:mod:`envs._bt`).
-* **Rating** (:func:`rate`): a player plays rounds of paired games against
-  rungs; each round goes to the rung rated nearest the player's current
-  estimate (an adaptive choice, so the games are informative), and the Elo is
-  the maximum-likelihood rating with the rungs' ratings fixed, with one
-  virtual draw against each rung met and a 95% interval from the observed
-  information.  The interval leaves out the rungs' own uncertainty.
+  a 95% profile-likelihood interval per rung (:mod:`envs._bt`).
+* **Rating** (:func:`rate`, :mod:`envs._rounds`): a player plays exactly the
+  games asked for, in rounds of paired games against rungs; each round goes
+  to the rung rated nearest the player's current estimate (an adaptive
+  choice, so the games are informative), never to a rung that is the player
+  itself, and the Elo is the maximum-likelihood rating with the rungs'
+  ratings fixed, with one virtual draw against each rung met and a 95%
+  likelihood-ratio interval (it covers the truth about 95% of the time in
+  simulation, and stays finite after all wins or all losses).  The interval
+  leaves out the rungs' own uncertainty.
 
 A player is an agent spec or weight file (:func:`search.agents.make_agent`),
 an SB3 ``.zip`` (MaskablePPO or PPO), an agent object, or a callable
@@ -258,7 +261,7 @@ def calibrate(game: KInARow, pairs: int = 100, seed: int = 0, near: int = 2, wor
     elo, low, high = _fit_ladder(scores, games)
     header = {"command": command, "pairs": pairs, "near": near, "games_played": int(games.sum() // 2), "seed": seed,
               "plies": book.plies, "openings": len(openings), "prior_draws": PRIOR_DRAWS,
-              "draws": "half a win (Ordo)", "interval": "95%, observed information",
+              "draws": "half a win (Ordo)", "interval": "95%, profile likelihood",
               "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "package_version": _version()}  # fmt: skip
     return Ladder(game, rungs, elo, low, high, scores, games, header)
 

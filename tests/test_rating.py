@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs._bt import expected_score, fit_ratings
+from envs._bt import expected_score, fit_ratings, rate_against
 from envs._players import NoisyAgent, PolicyAgent
 from envs._rounds import MAX_GAMES, fit_player, play_rounds
 from envs.rating import LADDERS, Ladder, _fit_ladder, as_agent, ladder_path, load_ladder, rate
@@ -50,12 +50,34 @@ def test_fit_recovers_known_ratings_from_simulated_games() -> None:
     assert np.all(fit.low <= fit.ratings) and np.all(fit.ratings <= fit.high)
 
 
+def loglik(diff: float, points: float, games: float) -> float:
+    """The Bradley-Terry log-likelihood of ``points`` of ``games`` at an Elo difference ``diff`` (written plainly)."""
+    p = 1.0 / (1.0 + 10.0 ** (-diff / 400.0))
+    return float(points * np.log(p) + (games - points) * np.log(1.0 - p))
+
+
 def test_known_value_and_score_symmetry() -> None:
-    # 70 points of 100: 400 log10(0.7 / 0.3) = 147.19 Elo, and its observed-information interval
+    # 70 points of 100: 400 log10(0.7 / 0.3) = 147.19 Elo; the bounds lie 3.841 / 2 below the maximum loglik
     fit = fit_ratings(np.array([[0.0, 30.0], [70.0, 0.0]]), np.array([[0, 100], [100, 0]]), anchor=0)
     assert fit.ratings[1] == pytest.approx(400 * np.log10(7 / 3), abs=1e-4)
-    half = 1.959964 * 400 / np.log(10) / np.sqrt(100 * 0.21)
-    assert fit.high[1] - fit.ratings[1] == pytest.approx(half, rel=1e-4)
+    top = loglik(fit.ratings[1], 70, 100)
+    for bound in (fit.low[1], fit.high[1]):
+        assert 2 * (top - loglik(bound, 70, 100)) == pytest.approx(3.841459, abs=1e-3)
+    assert fit.high[1] - fit.ratings[1] > fit.ratings[1] - fit.low[1]  # skewed away from 50%, as the likelihood is
+    one = rate_against(np.array([0.0]), np.array([70.0]), np.array([100.0]), prior_draws=0.0)
+    assert (fit.low[1], fit.high[1]) == pytest.approx(one[1:], abs=0.01)  # one free player: the 1-D interval
+
+
+def test_extreme_results_get_finite_skewed_intervals_and_no_prior_is_refused() -> None:
+    # player 2 wins all 20 games against player 1 (and player 1 half against the anchor), a virtual draw each pairing
+    scores = np.array([[0.0, 10.5, 0.5], [10.5, 0.0, 0.5], [0.5, 20.5, 0.0]])
+    games = np.array([[0, 21, 1], [21, 0, 21], [1, 21, 0]])
+    fit = fit_ratings(scores, games, anchor=0)
+    assert np.all(np.isfinite(fit.low)) and np.all(np.isfinite(fit.high))
+    width_up, width_down = fit.high[2] - fit.ratings[2], fit.ratings[2] - fit.low[2]
+    assert width_up > 1.5 * width_down > 150  # the data cannot close the top: the interval reaches far up
+    with pytest.raises(ValueError, match="not finite"):
+        fit_ratings(np.array([[0.0, 0.0], [20.0, 0.0]]), np.array([[0, 20], [20, 0]]), anchor=0)
 
 
 @settings(max_examples=25, deadline=None)
