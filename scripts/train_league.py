@@ -116,6 +116,8 @@ def parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         help="where to save the model (default runs/league/model.zip; checked before training)")  # fmt: skip
     add("--out", type=writable_file, help="also write the report to OUT.md and OUT.json")
     args = parser.parse_args(argv)
+    if args.ladder_games % 2:  # the ladder plays pairs (each opening with both colours): refused now, not after training
+        parser.error(f"argument --ladder-games: {args.ladder_games} is odd: give an even number of games")
     if args.batch_size > args.boards * args.n_steps:
         parser.error(f"argument --batch-size: {args.batch_size} is more than a rollout's "
                      f"{args.boards * args.n_steps} steps (--boards x --n-steps)")  # fmt: skip

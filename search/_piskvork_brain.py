@@ -30,8 +30,8 @@ RULE_EXACT = 1
 UNSUPPORTED_RULES = {2: "continuous game", 4: "renju", 8: "caro"}
 """The other INFO rule bits the protocol defines; this engine does not play them."""
 _INFO_INTS = ("timeout_turn", "timeout_match", "time_left", "max_memory", "game_type", "rule")
-_COORDS = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
-_STONE = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*")
+_COORDS = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*")  # ASCII digits: int() would also read "\u0663" as 3
+_STONE = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*,\s*([0-9]+)\s*")
 
 
 class ProtocolError(SearchError):
@@ -102,7 +102,7 @@ class Brain:
 
     # ------------------------------------------------------------------ commands
     def _start(self, args: str) -> list[str]:
-        if not args.isdecimal():
+        if not (args.isascii() and args.isdecimal()):
             raise ProtocolError(f"board size {args!r} is not a whole number: START N gives an N x N board")
         return self._new_board(int(args), int(args))
 
@@ -194,7 +194,7 @@ class Brain:
             raise ProtocolError("INFO needs a key and a value, e.g. INFO timeout_turn 5000")
         if key not in _INFO_INTS:
             return []  # evaluate, folder and keys of later protocol versions: the protocol lets a brain ignore them
-        if not value.isdecimal():
+        if not (value.isascii() and value.isdecimal()):
             raise ProtocolError(f"{key} value {value!r} is not a whole number >= 0")
         number = int(value)
         if key == "rule":

@@ -257,6 +257,8 @@ MALFORMED_BEFORE_START = [
     ("START 4", "ERROR START 4: a 4x4 board with k=5 is not supported: k=5 is out of range"),
     ("START abc", "ERROR START abc: board size 'abc' is not a whole number"),
     ("START -3", "ERROR START -3: board size '-3' is not a whole number"),
+    ("START 1\u0665", "ERROR START 1\u0665: board size '1\u0665' is not a whole number"),  # an Arabic-Indic 5
+    ("RECTSTART \u0661\u0665,15", "ERROR RECTSTART \u0661\u0665,15: '\u0661\u0665,15' is not two whole numbers"),
     ("RECTSTART 10", "ERROR RECTSTART 10: '10' is not two whole numbers: the form is RECTSTART W,H"),
     (f"RECTSTART {TOO_BIG},10", f"ERROR RECTSTART {TOO_BIG},10: a {TOO_BIG}x10 board with k=5 is not supported: cols={TOO_BIG} is"),
     ("FROB 1", "UNKNOWN command 'FROB' in 'FROB 1'"),
@@ -269,6 +271,8 @@ MALFORMED_IN_GAME = [
     ("BEGIN", "ERROR BEGIN: the board already holds 2 stone(s)"),
     ("INFO timeout_turn -5", "ERROR INFO timeout_turn -5: timeout_turn value '-5' is not a whole number >= 0"),
     ("INFO rule x", "ERROR INFO rule x: rule value 'x' is not a whole number"),
+    ("INFO timeout_turn \u0665\u0660\u0660", "ERROR INFO timeout_turn \u0665\u0660\u0660: timeout_turn value"),
+    ("TURN \u0663,3", "ERROR TURN \u0663,3: '\u0663,3' is not two whole numbers"),
     ("INFO", "ERROR INFO: INFO needs a key and a value"),
     ("TAKEBACK 0,0", "ERROR TAKEBACK 0,0: cell 0,0 is empty"),
 ]

@@ -341,9 +341,10 @@ def test_training_script_reports_the_ladder_elo_before_and_after(capsys: pytest.
     out = capsys.readouterr().out
     assert "ladder Elo [95% CI]" in out
     assert out.count("; ladder Elo ") == 3  # before training and after each phase
-    with pytest.raises(SystemExit) as stop:
-        train_maskable_ppo.main(["--ladder-games", "1"])
-    assert stop.value.code == 2 and "argument --ladder-games: '1'" in capsys.readouterr().err
+    for odd in ("1", "3"):
+        with pytest.raises(SystemExit) as stop:
+            train_maskable_ppo.main(["--ladder-games", odd])
+        assert stop.value.code == 2 and f"argument --ladder-games: '{odd}' is not 0 or an even" in capsys.readouterr().err
 
 
 def test_cli_refuses_a_deeply_nested_ladder_file(tmp_path: Path) -> None:

@@ -78,6 +78,7 @@ def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) ->
         (("--opening-plies", "6"), "argument --opening-plies: '6' is not N or LOW-HIGH with 0 <= LOW <= HIGH <= 5"),
         (("--opening-plies", "3-1"), "argument --opening-plies: '3-1' is not N or LOW-HIGH with 0 <= LOW <= HIGH <= 5"),
         (("--opening-plies", "x"), "argument --opening-plies: 'x' is not N or LOW-HIGH"),
+        (("--ladder-games", "3"), "argument --ladder-games: 3 is odd: give an even number of games"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
