@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from envs._rounds import MAX_GAMES
-from envs.rating import LADDERS, calibrate, ladder_path, load_ladder, rate
+from envs.rating import LADDERS, as_agent, calibrate, ladder_path, load_ladder, rate
 from games import GAME_KINDS, GameError, make_game
 from search.agent_spec import AgentSpecError
 
@@ -121,6 +121,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.calibrate:
                 target = Path(args.ladder) if args.ladder else ladder_path(game)
                 _check_writable(target)  # before minutes of games, not after
+                if args.player is not None:
+                    as_agent(args.player, game)  # a bad player too
                 command = "python -m envs.rate " + shlex.join(sys.argv[1:] if argv is None else argv)
                 ladder = calibrate(game, pairs=args.calibration_pairs or 400, seed=args.seed, workers=args.workers or 1,
                                    command=command)  # fmt: skip

@@ -369,6 +369,9 @@ def test_cli_help_and_calibrate_with_a_player(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "rating rules on the new ladder (2 games)" in done.stderr and "rules: Elo" in done.stdout
     assert "The player is the ladder's rung rules" in done.stdout and target.is_file()
+    never = tmp_path / "never.json"  # a bad player is refused before the round robin, not after it
+    done = run("alphabeta:depth=x", "--game", "tictactoe", "--calibrate", "--ladder", str(never))
+    assert done.returncode == 2 and "depth='x' is not a number" in done.stderr and not never.exists()
 
 
 def test_cli_ctrl_c_is_one_line_and_130() -> None:
