@@ -16,6 +16,10 @@ import shutil
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's packages, installed or not
@@ -97,5 +101,5 @@ def _convert_gymnasium_docstring(app: object, what: str, name: str, obj: object,
         _markdown_sections_to_rst(lines)
 
 
-def setup(app: "sphinx.application.Sphinx") -> None:  # noqa: F821 (a string annotation, not imported)
+def setup(app: Sphinx) -> None:
     app.connect("autodoc-process-docstring", _convert_gymnasium_docstring, priority=100)
