@@ -10,6 +10,7 @@ and engines instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -53,6 +54,7 @@ class _Links(HTMLParser):
             self.links.append(str(values["href"]))
 
 
+@functools.lru_cache(maxsize=None)  # a page is the target of many links
 def _parse(page: Path) -> _Links:
     parser = _Links()
     parser.feed(page.read_text())
