@@ -9,15 +9,15 @@ signature, so the search can call any of them through one dispatcher::
     _evaluate(board, heights, rows, cols, k, gravity, me, weights, windows) -> float
     _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell) -> float
 
-board : int8[rows * cols], row 0 at the top, 0 empty, 1/2 stones (games._board layout)
-heights : int32[cols], stones per column (gravity: the next stone of column c lands on
-    row ``rows - 1 - heights[c]``)
-me : the stone value (1 or 2) of the side to move; scores are from its point of view
-weights : float64[n_weights], in the order of ``SPEC.weights``
-windows : int32[n_windows, k] from :func:`heuristics._lines.window_table`, every run of
-    k cells in the four directions (cells in line order)
-cell : an empty, playable cell; ``_order`` scores putting ``me``'s stone there
-    (higher = search it first); it must be cheap, O(k) to O(k^2), never a full evaluation.
+- board : int8[rows * cols], row 0 at the top, 0 empty, 1/2 stones (games._board layout)
+- heights : int32[cols], stones per column (gravity: the next stone of column c lands on
+  row ``rows - 1 - heights[c]``)
+- me : the stone value (1 or 2) of the side to move; scores are from its point of view
+- weights : float64[n_weights], in the order of ``SPEC.weights``
+- windows : int32[n_windows, k] from :func:`heuristics._lines.window_table`, every run of
+  k cells in the four directions (cells in line order)
+- cell : an empty, playable cell; ``_order`` scores putting ``me``'s stone there
+  (higher = search it first); it must be cheap, O(k) to O(k^2), never a full evaluation.
 
 Contract shared by all evaluators (the property tests check it for each one):
 ``_evaluate`` is antisymmetric in colour (swap all stones, keep ``me``: the score

@@ -75,13 +75,13 @@ def configurations(text: str) -> list[Config]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m scripts.mnk_tournament",
-        description="Play agent specs against each other over seed 001's m,n,k configurations under its rules "
+        description="Play agent specs against each other over the Bologna m,n,k tournament's configurations under its rules "
         f"(each pair {GAMES_PER_PAIR} games per configuration, half as first player; a win as first scores {WIN_FIRST}, "
         f"as second {WIN_SECOND}, a draw {DRAW}; a move over the time limit or an illegal move forfeits).",
     )
     parser.add_argument("specs", nargs="+", help="two or more agent specs (see search.agents.make_agent)")
     parser.add_argument("--configs", nargs="+", type=configurations, metavar="M,N,K",
-                        help="configurations to play (default: the 25 of seed 001)")  # fmt: skip
+                        help="configurations to play (default: the tournament's 25)")  # fmt: skip
     parser.add_argument("--time-ms", type=positive_float, default=1000.0,
                         help=f"time limit per move in ms (default 1000); alpha-beta specs without a budget search for "
                         f"{round(BUDGET_SHARE * 100)}%% of it")  # fmt: skip  (%%: argparse %-formats help strings)
@@ -116,7 +116,7 @@ def _letters(labels: Sequence[str]) -> list[str]:
 def markdown(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace, seconds: float) -> str:
     """The report: legend, the table per configuration with totals, the forfeits, the configurations not played."""
     short = _letters(labels)
-    lines = ["# m,n,k tournament (seed 001's rules)", ""]
+    lines = ["# m,n,k tournament (the Bologna tournament's rules)", ""]
     lines += [f"- {letter}: `{label}`" for letter, label in zip(short, labels)]
     lines += ["", f"Time limit {args.time_ms:g} ms per move ({BUDGET_SHARE:.0%} of it is the search budget of alpha-beta "
               f"specs without one); {args.games} games per pair and configuration, first player alternating; win as "
