@@ -113,6 +113,7 @@ class BoardBatch:
         self._one_action = np.zeros(1, dtype=np.int64)
         self._board_zero = np.zeros(1, dtype=np.int64)
         self._step_one_kernel: Optional[Callable[..., None]] = None  # step_one's kernel entry (games._direct), once taken
+        self._step_one_args: tuple[Any, ...] = ()  # and its arguments, the same objects every step
         self._reset_one_kernel: Optional[Callable[..., None]] = None
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
         """Board i's ``info["opponent_search"]``; see :meth:`opponent_search`, which also reads the arrays below."""
@@ -190,7 +191,7 @@ class BoardBatch:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kernels' entry points (compiled code; taken again at the first step)."""
-        return {**self.__dict__, "_step_one_kernel": None, "_reset_one_kernel": None}
+        return {**self.__dict__, "_step_one_kernel": None, "_step_one_args": (), "_reset_one_kernel": None}
 
     # ------------------------------------------------------------- episodes
     def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
@@ -301,9 +302,10 @@ class BoardBatch:
         self._one_action[0] = action
         step = self._step_one_kernel
         if step is None:  # its argument types never change: skip numba's dispatch (2 us of the ~8 us step)
-            step = self._step_one_kernel = direct(K._step_boards, *self._state, self.rng, self._one_action, self._board_zero,
-                                                  self.params, self.rules, self.illegal_reward)  # fmt: skip
-        step(*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules, self.illegal_reward)
+            self._step_one_args = (*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules,
+                                   self.illegal_reward)  # fmt: skip
+            step = self._step_one_kernel = direct(K._step_boards, *self._step_one_args)
+        step(*self._step_one_args)
         if self.groups.groups:
             self.stat_kind[0] = 0
             self.search_stats[0] = None
