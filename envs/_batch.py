@@ -12,7 +12,7 @@ a batch of N, so a seed gives the same episode either way.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Callable, Mapping, Optional, Sequence, Union, cast
 
 import numba
 import numpy as np
@@ -24,6 +24,7 @@ from envs.batched import describe
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
 from games._bits import fits
+from games._direct import direct
 from games.checks import check_finite, shown
 
 AGENT_PLAYS = ("first", "second", "random")
@@ -111,6 +112,9 @@ class BoardBatch:
         self.replies = np.zeros(n, dtype=np.int64)
         self._one_action = np.zeros(1, dtype=np.int64)
         self._board_zero = np.zeros(1, dtype=np.int64)
+        self._step_one_kernel: Optional[Callable[..., None]] = None  # step_one's kernel entry (games._direct), once taken
+        self._step_one_args: tuple[Any, ...] = ()  # and its arguments, the same objects every step
+        self._reset_one_kernel: Optional[Callable[..., None]] = None
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
         """Board i's ``info["opponent_search"]``; see :meth:`opponent_search`, which also reads the arrays below."""
         self.stat_depth = np.zeros(n, dtype=np.int64)  # batched groups' stats, valid where stat_kind == 1
@@ -185,6 +189,10 @@ class BoardBatch:
         if "opponent" in options:
             self.set_opponent(options["opponent"])
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the kernels' entry points (compiled code; taken again at the first step)."""
+        return {**self.__dict__, "_step_one_kernel": None, "_step_one_args": (), "_reset_one_kernel": None}
+
     # ------------------------------------------------------------- episodes
     def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
         """Start new episodes on the boards ``which`` (int64 indices); ``generators[i]`` is board i's generator.
@@ -211,7 +219,13 @@ class BoardBatch:
                 groups.groups[0].new_episodes(self._board_zero, seeds)
             else:
                 self._new_episodes(which, seeds)
-        K._reset_boards(*self._state, self.rng, which, self.params, self.rules)
+        if one:  # the single env: the same arguments every episode, so no dispatch (games._direct)
+            if self._reset_one_kernel is None:
+                self._reset_one_kernel = direct(K._reset_boards, *self._state, self.rng, self._board_zero, self.params,
+                                                self.rules)  # fmt: skip
+            self._reset_one_kernel(*self._state, self.rng, self._board_zero, self.params, self.rules)
+        else:
+            K._reset_boards(*self._state, self.rng, which, self.params, self.rules)
         if groups.groups and self.opening_plies[1]:
             self._observe_openings(which)
         if groups.groups:
@@ -286,7 +300,12 @@ class BoardBatch:
         if self.illegal_action == "raise" and not self.mask[0, action]:
             raise IllegalMoveError(self._illegal_reason(0, action))
         self._one_action[0] = action
-        K._step_boards(*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules, self.illegal_reward)
+        step = self._step_one_kernel
+        if step is None:  # its argument types never change: skip numba's dispatch (2 us of the ~8 us step)
+            self._step_one_args = (*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules,
+                                   self.illegal_reward)  # fmt: skip
+            step = self._step_one_kernel = direct(K._step_boards, *self._step_one_args)
+        step(*self._step_one_args)
         if self.groups.groups:
             self.stat_kind[0] = 0
             self.search_stats[0] = None

@@ -38,10 +38,11 @@ from games.position import _zobrist
 from search import _batchsearch as bk
 from search import _bitnegamax as bn
 from search import _negamax as nm
+from search._bitsetup import _bit_consts, _bit_settings
 from search._settings import S_ABORTED, S_BRANCHING, S_NODE_LIMIT, S_NODES, S_ORDERING, S_USE_TT, new_settings
 from search.agents import AlphaBetaAgent
-from search.engine import MAX_DEPTH, _bit_consts, _bit_settings
 from search.protocol import is_win_score
+from search.result import MAX_DEPTH
 from search.tt import _ENTRY, TableSizeError, allocate, physical_memory
 
 
@@ -168,7 +169,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.searched = np.zeros(n, dtype=bool)
 
     def _bit_buffers(self, agent: AlphaBetaAgent) -> None:
-        """Settings and per-board work arrays of the bitboard kernel (engine._BitBuffers, one per board)."""
+        """Settings and per-board work arrays of the bitboard kernel (a search._bitsearcher.BitSearcher's, one per board)."""
         game, n, limit = self.game, self.n, agent.limit
         cols, cells, hid = game.cols, game.n_cells, agent.evaluator.kernel_id
         self.template = _bit_settings(game.rules, hid).copy()
@@ -178,7 +179,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.weights_pad = np.zeros(bn.N_BIT_WEIGHTS, dtype=np.float64)
         size = min(bn.N_BIT_WEIGHTS, self.weights.size)
         self.weights_pad[:size] = self.weights[:size]
-        max_ply = cells + 2  # engine._BitBuffers sizes by the cells left; the empty board's is the largest
+        max_ply = cells + 2  # as BitSearcher: sized for the empty board, so every position fits
         self.work = np.zeros((n, *bn.work_shape(max_ply, cols)), dtype=np.int64)
         self.frames = np.zeros((n, max_ply + 1, 3), dtype=np.uint64)
         self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
@@ -186,7 +187,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
 
     def _array_buffers(self, agent: AlphaBetaAgent) -> None:
-        """Settings and per-board buffers of the array kernel (engine._Buffers, one per board)."""
+        """Settings and per-board buffers of the array kernel (search._arraysearch._Buffers, one per board)."""
         game, n, limit = self.game, self.n, agent.limit
         cells, actions = game.n_cells, game.n_actions
         radius = 0 if game.gravity else (limit.radius or 0)
@@ -262,7 +263,7 @@ class AlphaBetaBatch(BatchOpponent):
         return replies
 
     def _array_search(self, j: int, boards: np.ndarray, obs: np.ndarray, outputs: tuple[np.ndarray, ...]) -> None:
-        """Board ``boards[j]`` searched by the array kernel, iteration by iteration as engine._search does.
+        """Board ``boards[j]`` searched by the array kernel, iteration by iteration as search._arraysearch._array_search does.
 
         From Python, one call per iteration: the kernel is recursive, and numba
         cannot call its cached code from another kernel (see :mod:`search._batchsearch`).
@@ -270,7 +271,7 @@ class AlphaBetaBatch(BatchOpponent):
         b, ply, max_depth, row = bk._root(j, boards, obs, self.game.rules, self.depth_cap, self.template, self.settings,
                                           self.generation, self.noise, self.cursor, self.board, self.heights)  # fmt: skip
         s, board, heights = self.settings[b], self.board[b], self.heights[b]
-        self.killers[b], self.history[b] = -1, 0  # engine._Buffers: fresh per search, kept across its iterations
+        self.killers[b], self.history[b] = -1, 0  # _arraysearch._Buffers: fresh per search, kept across its iterations
         key = np.uint64(bk._zobrist_key(board, self.zobrist))  # numba returns an int; the kernel wants uint64
         keys, stamps = self.tt_fields[0][b], self.tt_fields[5][b]
         scores, depths, flags, moves = (field[b] for field in self.tt_fields[1:5])

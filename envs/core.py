@@ -142,7 +142,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         if self._human is not None:
             self.render()
         info, self._over = batch.info_and_over(0)
-        return self._observation(), batch.reward[0].item(), self._over, False, info
+        return self._observation(), batch.reward.item(0), self._over, False, info  # item(0): no numpy scalar (0.3 us)
 
     def position(self) -> Position:
         """The current game as a :class:`games.Position` (a new object, replayed from the moves so far)."""

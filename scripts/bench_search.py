@@ -28,6 +28,16 @@ forced win for either side within 8 plies, which the script checks first):
    pruning), alpha-beta without ordering and table, with the table only, the
    full search, and the full search restricted to the q = 4, 3, 2 best moves.
 
+4. Fixed cost per call: ``search(position, evaluator, depth=1)`` on the
+   first ``FIXED_POSITIONS`` (Connect-4 for each heuristic, bitboard kernel;
+   tic-tac-toe with ``windows``, array kernel), the best of 7 runs of
+   ``--fixed-calls`` calls: the set-up of a search (budget, kernel
+   arguments, the call) plus a one-ply search.  ``--fixed-cost-only`` prints
+   just this table, in a few seconds; for a before/after comparison run the
+   same command on both checkouts (``cd OTHER && PYTHONPATH=. python
+   /path/to/scripts/bench_search.py --fixed-cost-only``: it uses only the
+   public ``search()``).
+
 Run it with ``python -m scripts.bench_search [--depth 8] [--easyai-depth 6]
 [--easyai-deep 8] [--node-depths 6,8] [--repeats 3] [--markdown]``
 (about 4.5 minutes at the defaults on a 2-CPU machine, mostly easyAI at
@@ -46,7 +56,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from games import CONNECT4, Position
+from games import CONNECT4, TIC_TAC_TOE, Position
 from heuristics import Evaluator
 from scripts._args import int_list, int_range, non_negative_int, positive_int
 from scripts._report import print_machine_and_command, print_table
@@ -128,6 +138,30 @@ def node_counts(positions: dict[str, Position], evaluator: Evaluator, depth: int
     return counts, seconds
 
 
+def fixed_costs(calls: int) -> list[tuple[str, str, str, str]]:
+    """``(game, heuristic, kernel, microseconds per call)`` of ``search(position, evaluator, depth=1)``, best of 7."""
+    cases = [(CONNECT4, "4453", h, "bitboards") for h in HEURISTICS] + [(TIC_TAC_TOE, "b2", "windows", "array")]
+    rows = []
+    for game, moves, heuristic, kernel in cases:
+        evaluator, position = Evaluator(heuristic, game), game.position(moves)
+        search(position, evaluator, depth=1)  # compile or load outside the clock
+        best = math.inf
+        for _ in range(7):
+            start = time.perf_counter()
+            for _ in range(calls):
+                search(position, evaluator, depth=1)
+            best = min(best, (time.perf_counter() - start) / calls)
+        rows.append((str(game), heuristic, kernel, f"{best * 1e6:,.1f}"))
+    return rows
+
+
+def print_fixed_costs(calls: int, markdown: bool) -> None:
+    """The fixed-cost table (section 4 of the module docstring)."""
+    print(f"\nFixed cost per call: search(position, evaluator, depth=1), best of 7 runs of {calls:,} calls "
+          f"(Connect-4 after 4453, tic-tac-toe after b2)\n")  # fmt: skip
+    print_table(("game", "heuristic", "kernel", "us per call"), fixed_costs(calls), markdown, left=3)
+
+
 # --------------------------------------------------------------------------- easyAI
 
 
@@ -204,9 +238,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--node-depths", type=int_list(1, PLIES), default=(6, 8),
                         help="comma-separated depths of the node-count tables (default 6,8)")  # fmt: skip
     parser.add_argument("--repeats", type=positive_int, default=3, help="runs of our search per measurement, median kept (default 3)")
+    parser.add_argument("--fixed-calls", type=positive_int, default=2000, help="calls per fixed-cost run (default 2000)")
+    parser.add_argument("--fixed-cost-only", action="store_true", help="print only the fixed cost per call (seconds)")
     parser.add_argument("--markdown", action="store_true", help="print the tables as Markdown")
     args = parser.parse_args(argv)
     node_depths = args.node_depths
+    if args.fixed_cost_only:
+        print_fixed_costs(args.fixed_calls, args.markdown)
+        print_machine_and_command(argv)
+        return 0
 
     positions = {moves: CONNECT4.position(moves) for moves in POSITIONS}
     evaluators = {h: Evaluator(h, CONNECT4) for h in HEURISTICS}
@@ -291,6 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(("total time s", "", *(f"{s:.3f}" for s in seconds)))
             print_table(header, rows, args.markdown)
     print("\nPlain minimax counts every node to the depth (wins end a line) and does not depend on the heuristic.")
+    print_fixed_costs(args.fixed_calls, args.markdown)
 
     try:
         easyai_version = version("easyAI")

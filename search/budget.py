@@ -34,14 +34,15 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from dataclasses import dataclass, fields
 from typing import Any, Mapping, Optional, Union, get_args, get_type_hints
 
-from games import KInARow
+from games import KInARow, Position
 from games.checks import INT64_MAX, check_optional_int, check_optional_positive
-from heuristics import WeightFile, WeightFileError, load_weights
-from search.errors import BudgetError
+from heuristics import Evaluator, WeightFile, WeightFileError, load_weights
+from search.errors import BudgetError, SearchError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -80,6 +81,15 @@ class Limit:
     def __post_init__(self) -> None:
         for name in FIELDS:
             value = getattr(self, name)
+            if value is None:
+                continue
+            # Values already in their stored form skip the general checks: a Limit is built on every
+            # search() call given keywords, and the checks below cost microseconds.
+            if name == "time_ms":
+                if type(value) is float and 0.0 < value < math.inf:
+                    continue
+            elif type(value) is int and (0 if name == "radius" else 1) <= value <= INT64_MAX:
+                continue
             try:
                 if name == "time_ms":
                     checked: object = check_optional_positive(name, value)
@@ -150,6 +160,23 @@ def as_limit(limit: Optional[Limit], **keywords: Any) -> Limit:
     if given:
         raise BudgetError(f"give the budget either as limit= or as keywords, not both (limit={limit} and {', '.join(given)})")
     return limit
+
+
+def check_searchable(position: Position, evaluator: Evaluator, limit: Limit) -> None:
+    """Refuse what no budget can search: another game's evaluator, a finished position, no stopping budget.
+
+    The budget's values were checked when ``limit`` was built (:class:`Limit`).
+
+    Raises:
+        ValueError: (:class:`search.errors.SearchError`) the evaluator is for another game, or the position
+            is over; (:class:`search.errors.BudgetError`) ``limit`` stops nothing.
+    """
+    if position.game is not evaluator.game and position.game != evaluator.game:
+        raise SearchError(f"the evaluator is for {evaluator.game}, the position is of {position.game}")
+    if position.is_terminal():
+        raise SearchError(f"position {position.move_string()!r} is over: there is nothing to search")
+    if not limit.bounded:
+        raise BudgetError(f"give at least one budget: depth, nodes or time_ms (got {limit})")
 
 
 def load_weight_file(path: PathLike, game: Optional[KInARow] = None) -> tuple[WeightFile, Limit]:

@@ -21,7 +21,14 @@ Example:
     >>> solve(TIC_TAC_TOE.position(), moves=True).best_moves    # every opening draws
     (0, 1, 2, 3, 4, 5, 6, 7, 8)
 
-The command line reads Connect-4 positions from stdin, one per line::
+Many positions at once: :meth:`Solver.solve_batch` solves them in one call
+of the search kernel (the same scores and node counts as one
+:meth:`Solver.solve` each, without a few microseconds of Python per
+position).  A solve, single or batched, stops within a fraction of a second
+of Ctrl-C with ``KeyboardInterrupt``.
+
+The command line (:mod:`search._solve_cli`) reads Connect-4 positions from stdin, one per line, and solves
+what is available at once in one batch::
 
     python -m search.solve < tests/data/connect4/Test_L3_R1     # <moves> <score> <nodes> <microseconds>
     python -m search.solve --weak --game connect4 --rows 5 --cols 6 < positions.txt
@@ -30,21 +37,18 @@ The command line reads Connect-4 positions from stdin, one per line::
 
 from __future__ import annotations
 
-import argparse
 import functools
 import math
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Optional, Sequence, TextIO, Union
+from typing import Callable, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from games import Action, KInARow, Position, _bits
+from games._direct import direct
 from games.checks import check_optional_int, check_seed
-from games.cli import add_game_arguments, game_from_args
-from games.errors import GameError
-from games.position import STONE_SYMBOLS
 from search import _solver as ks
 from search._perfect import ENV_TIME_MS as ENV_TIME_MS  # re-exported: the envs' default budget
 from search._perfect import BudgetedResult, budgeted_move, warm_up
@@ -138,6 +142,11 @@ class Solver:
         self._work = np.zeros((game.n_cells + 2, 2 * len(order) + 4), dtype=np.int64)
         self._nodes_stack = np.zeros((game.n_cells + 2, 5), dtype=np.uint64)
         self._nodes, self._seconds = 0, 0.0
+        self._solve: Optional[Callable[..., int]] = None  # the search kernel's entry point (games._direct), once taken
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the kernel's entry point (compiled code; taken again at the first solve)."""
+        return {**self.__dict__, "_solve": None}
 
     @property
     def tt_size(self) -> int:
@@ -159,19 +168,24 @@ class Solver:
         """
         game = self.game
         limited = node_limit > 0 or deadline > 0
-        self._work[-1, :4] = 0
+        self._work[-1, : ks.B_INTERRUPTED + 1] = 0
         if limited:
             self._work[-1, ks.B_LIMIT] = node_limit if node_limit > 0 else 1 << 62
             self._work[-1, ks.B_DEADLINE] = int(deadline * 1e9) if deadline > 0 else 0
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
-        started = time.perf_counter()
         # Positional on purpose: end-game solves take a few microseconds, and numba folds keyword
         # arguments in Python (about 2 us a call, measured): (current, mask, ply, weak, rules, board,
         # bottom, order, tt, tt_bits, stamp, work, nodes), as search._solver._solve names them.
-        score = ks._solve(current, mask, position.ply, weak, self._rules, self._board, self._bottom, self._order,
-                          self._tt, self._tt_bits, self._stamp, self._work, self._nodes_stack)  # fmt: skip
+        args = (current, mask, position.ply, bool(weak), self._rules, self._board, self._bottom, self._order, self._tt,
+                self._tt_bits, self._stamp, self._work, self._nodes_stack)  # fmt: skip
+        if self._solve is None:  # the same types every call: skip numba's dispatch (2 us of an end-game solve)
+            self._solve = direct(ks._solve, *args)  # compiled or loaded here, before the clock
+        started = time.perf_counter()
+        score = self._solve(*args)
         self._seconds += time.perf_counter() - started
         self._nodes += int(self._work[-1, 0])
+        if self._work[-1, ks.B_INTERRUPTED]:
+            raise KeyboardInterrupt  # Ctrl-C during the search (the kernel consumed the signal; the table stays true)
         if limited and self._work[-1, ks.B_STOPPED]:
             return None
         return int(np.sign(score)) if weak else int(score)
@@ -188,11 +202,7 @@ class Solver:
         Raises:
             ValueError: another game's position, or a position that is over.
         """
-        if position.game != self.game:
-            raise SearchError(f"this solver is for {self.game}; got a position of {position.game}")
-        if position.is_terminal():
-            over = position.outcome()
-            raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+        self._check(position)
         self._nodes, self._seconds = 0, 0.0
         if not moves:
             score = self._score(position, weak)
@@ -213,6 +223,87 @@ class Solver:
         best = max(scores.values())
         return SolveResult(best, self._nodes, self._seconds, weak, scores,
                            tuple(m for m, s in scores.items() if s == best))  # fmt: skip
+
+
+    def solve_batch(self, positions: Sequence[Position], weak: bool = False, fresh: bool = True) -> BatchResult:
+        """Solve many positions in one call of the search kernel: the same scores and nodes as :meth:`solve`, less overhead.
+
+        Python's share of :meth:`solve` (checks, board conversion, the kernel
+        call, the result) costs a few microseconds a position, more than the
+        search of an easy end-game position; here the positions are checked
+        and converted first, then one kernel call solves them all.
+
+        Args:
+            positions: positions of this solver's game, none over.
+            weak: only the sign (win 1, draw 0, loss -1).
+            fresh: each position from an empty table, as :meth:`reset` then
+                :meth:`solve` (and the command line) do, so node counts match
+                theirs; False shares the table, as successive :meth:`solve` calls do.
+
+        Returns:
+            A :class:`BatchResult`: one :class:`SolveResult` per position, in
+            order (``seconds``: that position's search, from the CPU's cycle
+            counter), and the whole kernel call's wall time.
+
+        Raises:
+            ValueError: a position of another game, or one that is over (nothing is solved then).
+            KeyboardInterrupt: Ctrl-C during the call (within a fraction of a millisecond).
+        """
+        n = len(positions)
+        currents, masks = np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64)
+        plies = np.zeros(n, dtype=np.int64)
+        rows, cols = self.game.rows, self.game.cols
+        for i, position in enumerate(positions):
+            self._check(position)
+            currents[i], masks[i] = _bits._from_board(position._board, rows, cols, position.ply)
+            plies[i] = position.ply
+        out = np.zeros((n, 3), dtype=np.int64)
+        self._work[-1, : ks.B_INTERRUPTED + 1] = 0
+        started = time.perf_counter()
+        done, self._stamp = ks._solve_batch(currents, masks, plies, weak, fresh, self._rules, self._board, self._bottom,
+                                            self._order, self._tt, self._tt_bits, self._stamp, self._work,
+                                            self._nodes_stack, out)  # fmt: skip
+        seconds = time.perf_counter() - started
+        if self._work[-1, ks.B_INTERRUPTED]:
+            raise KeyboardInterrupt
+        assert done == n  # no budget: every position finishes
+        rate = cycles_per_second()
+        results = tuple(
+            SolveResult(int(score), int(nodes), cycles / rate if rate > 0 else seconds / n, weak)
+            for score, nodes, cycles in out.tolist()
+        )  # fmt: skip
+        return BatchResult(results, seconds)
+
+    def _check(self, position: Position) -> None:
+        """Refuse another game's position, or one that is over."""
+        if position.game is not self.game and position.game != self.game:
+            raise SearchError(f"this solver is for {self.game}; got a position of {position.game}")
+        if position.is_terminal():
+            over = position.outcome()
+            raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What :meth:`Solver.solve_batch` found."""
+
+    results: tuple[SolveResult, ...]
+    """One per position, in order; ``seconds`` is that position's search (the CPU's cycle counter)."""
+    seconds: float
+    """Wall time of the one kernel call (``time.perf_counter``), all positions and the table resets included."""
+
+
+@functools.lru_cache(maxsize=None)
+def cycles_per_second() -> float:
+    """The rate of the CPU's cycle counter (:func:`search._solver._cycles`), measured once per process (20 ms).
+
+    0.0 where the CPU has no counter LLVM can read (the batch then splits its wall time evenly).
+    """
+    first, started = ks._read_cycles(), time.perf_counter()
+    while time.perf_counter() - started < 0.02:
+        pass
+    last, ended = ks._read_cycles(), time.perf_counter()
+    return max(0.0, float(last - first) / (ended - started))
 
 
 SOLVER_CACHE_SIZE = 2
@@ -317,90 +408,12 @@ class PerfectAgent:
 # --------------------------------------------------------------------------- command line
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m search.solve",
-        description="Solve positions exactly. Connect-4: one position a line on stdin (1-based column digits from "
-        "the empty board, or column numbers separated by commas on boards wider than 9; a second field, such as "
-        "an expected score, is ignored), one line out each: '<moves> <score> <nodes> <microseconds>' (nodes: "
-        "positions explored; microseconds: the search alone). Blank lines are skipped; a malformed line is "
-        "reported on stderr with its number and the exit code is 1. m,n,k: solve the empty board, or the moves "
-        "given, and print the value.",
-    )
-    parser.add_argument("moves", nargs="*", help="solve this one position instead of reading stdin (connect4) "
-                        "or instead of the empty board (mnk); m,n,k cells like 'b2 a1'")  # fmt: skip
-    add_game_arguments(parser)
-    parser.add_argument("--weak", action="store_true", help="score only win/draw/loss as 1/0/-1 (faster)")
-    parser.add_argument("--tt-size", type=int, default=DEFAULT_TT_SIZE,
-                        help=f"transposition-table slots, rounded up to a power of two (default {DEFAULT_TT_SIZE})")  # fmt: skip
-    return parser
-
-
-def _solve_line(solver: Solver, game: KInARow, moves: str, weak: bool) -> tuple[Optional[SolveResult], str]:
-    """Solve one position given as a move string; ``(result, "")`` or ``(None, why it is malformed)``."""
-    try:
-        position = game.position(moves)
-    except GameError as exc:
-        return None, str(exc)
-    if position.is_terminal():
-        return None, f"the game is already over ({position.outcome()}) after {moves!r}: nothing to solve"
-    solver.reset()  # each line from an empty table, as the reference solver does: node counts are comparable
-    return solver.solve(position, weak=weak), ""
-
-
-def _run_lines(solver: Solver, game: KInARow, lines: Iterable[str], weak: bool, out: TextIO, err: TextIO) -> int:
-    """Solve every line; return the number of malformed lines (each reported on ``err`` with its number)."""
-    bad = 0
-    for number, line in enumerate(lines, 1):
-        fields = line.split()
-        if not fields:
-            continue
-        result, problem = _solve_line(solver, game, fields[0], weak)
-        if result is None:
-            bad += 1
-            print(f"line {number}: {problem}", file=err, flush=True)
-            continue
-        print(f"{fields[0]} {result.score} {result.nodes} {round(result.seconds * 1e6)}", file=out, flush=True)
-    return bad
-
-
-def _verdict(position: Position, score: int) -> str:
-    """The value of a position in words, naming the winner."""
-    if score == 0:
-        return "draw"
-    winner = position.to_move if score > 0 else 1 - position.to_move
-    return f"win for {STONE_SYMBOLS[winner + 1]} (the {'first' if winner == 0 else 'second'} player)"
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the solver command line; return the exit code (1 if any input line was malformed, 130 on Ctrl-C)."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C: a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
-        print("search.solve: interrupted", file=sys.stderr)
-        return 130
+    """Run the solver command line (:mod:`search._solve_cli`); return the exit code (1 if any input line was
+    malformed, 130 on Ctrl-C)."""
+    from search._solve_cli import main as cli_main  # here, not at the top: the command line imports this module
 
-
-def _main(argv: Optional[Sequence[str]]) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    try:
-        game = game_from_args(parser, args)
-        solver = Solver(game, args.tt_size)
-    except ValueError as exc:
-        parser.error(str(exc))
-    if game.gravity and not args.moves:
-        return 1 if _run_lines(solver, game, sys.stdin, args.weak, sys.stdout, sys.stderr) else 0
-    moves = " ".join(args.moves)
-    result, problem = _solve_line(solver, game, moves, args.weak)
-    if result is None:
-        print(f"moves {moves!r}: {problem}", file=sys.stderr)
-        return 1
-    shown = game.format_moves(game.parse_moves(moves)).replace(" ", ",") or "-"
-    print(f"{shown} {result.score} {result.nodes} {round(result.seconds * 1e6)}")
-    where = f"after {moves!r}" if moves.strip() else "from the empty board"
-    print(f"# {game}, {where}: {_verdict(game.position(moves), result.score)}")
-    return 0
+    return cli_main(argv)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -17,6 +19,7 @@ from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
 from search import WIN_SCORE, TranspositionTable, minimax, plies_to_end, search
 from search._bitsearcher import BitSearcher
+from search.agents import AlphaBetaAgent
 from search.budget import Limit
 from search.engine import _search, _uses_bitboards
 from tests.positions import random_position
@@ -198,25 +201,42 @@ def test_a_cleared_or_forgotten_table_searches_like_a_fresh_one(game: KInARow, n
        moves=st.integers(1, 4))  # fmt: skip
 def test_a_kept_bit_searcher_searches_what_search_searches(seed: int, case: tuple[str, KInARow], budget: str,
                                                            moves: int) -> None:  # fmt: skip
-    """search._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, positional kernel call) returns
-    search()'s result bit for bit: move, score, depth, nodes and PV, over several moves of one game with one kept
-    table each and the same seeded root noise, for every heuristic and several board shapes."""
+    """search._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, the kernel's entry point called
+    directly) returns what a brand-new searcher returns, and search() (which keeps one per evaluator and thread) too,
+    bit for bit: move, score, depth, nodes and PV, over several moves of one game with one kept table each and the
+    same seeded root noise, for every heuristic and several board shapes."""
     name, game = case
     evaluator = Evaluator(name, game)
     limit = {"depth": Limit(depth=3), "nodes": Limit(nodes=150), "branching": Limit(depth=3, branching=2)}[budget]
     searcher = BitSearcher(game, evaluator)
-    kept, fresh = TranspositionTable(256), TranspositionTable(256)
-    rng_kept, rng_fresh = np.random.default_rng(seed), np.random.default_rng(seed)
+    kept, fresh, public = TranspositionTable(256), TranspositionTable(256), TranspositionTable(256)
+    rng_kept, rng_fresh, rng_public = (np.random.default_rng(seed) for _ in range(3))
     position = random_position(game, seed)
     for _ in range(moves):
         if position.is_terminal():
             break
         got = searcher.search(position, limit, kept, rng_kept)
-        expected = search(position, evaluator, limit, tt=fresh, rng=rng_fresh)
-        assert (got.move, got.score, got.depth, got.nodes, got.pv) == (
-            expected.move, expected.score, expected.depth, expected.nodes, expected.pv), position.move_string()
+        expected = BitSearcher(game, evaluator).search(position, limit, fresh, rng_fresh)
+        through_search = search(position, evaluator, limit, tt=public, rng=rng_public)
+        for result in (expected, through_search):
+            assert (got.move, got.score, got.depth, got.nodes, got.pv) == (
+                result.move, result.score, result.depth, result.nodes, result.pv), position.move_string()
         position.play(got.move)
-    assert rng_kept.random() == rng_fresh.random()  # the same draws were made
+    assert rng_kept.random() == rng_fresh.random() == rng_public.random()  # the same draws were made
+
+
+@pytest.mark.parametrize("use_tt, ordering", [(True, True), (True, False), (False, True), (False, False)])
+def test_search_keeps_its_searcher_clean_between_switches(use_tt: bool, ordering: bool) -> None:
+    """search() reuses one searcher per evaluator: switching the table or the ordering off and on between calls
+    gives what a brand-new searcher gives."""
+    evaluator = Evaluator("c4_features", CONNECT4)
+    for moves in ("", "4453", "445332"):
+        position = CONNECT4.position(moves)
+        got = search(position, evaluator, depth=5, use_tt=use_tt, ordering=ordering)
+        table = TranspositionTable(1 << 16) if use_tt else TranspositionTable(1)
+        expected = BitSearcher(CONNECT4, evaluator).search(position, Limit(depth=5), table, None, use_tt, ordering)
+        assert (got.move, got.score, got.nodes, got.pv) == (expected.move, expected.score, expected.nodes, expected.pv)
+        search(position, evaluator, depth=3, use_tt=not use_tt, ordering=not ordering, rng=np.random.default_rng(1))
 
 
 def test_a_bit_searcher_refuses_what_does_not_fit() -> None:
@@ -224,3 +244,15 @@ def test_a_bit_searcher_refuses_what_does_not_fit() -> None:
         BitSearcher(TIC_TAC_TOE, Evaluator("windows", TIC_TAC_TOE))
     with pytest.raises(ValueError, match="does not fit the bitboard kernel"):
         BitSearcher(Connect4(8, 8, 4), Evaluator("windows", Connect4(8, 8, 4)))
+
+
+def test_an_agent_pickles_after_its_searches() -> None:
+    """The kept searcher holds compiled code (its kernel's entry point): pickling drops it, the copy searches alike."""
+    agent = AlphaBetaAgent(CONNECT4, depth=3, seed=5)
+    position = CONNECT4.position("4453")
+    agent.select_move(position)
+    clone = pickle.loads(pickle.dumps(agent))
+    position.play(3)
+    assert clone.select_move(position) == agent.select_move(position)
+    assert clone.last_result is not None and agent.last_result is not None
+    assert (clone.last_result.score, clone.last_result.nodes) == (agent.last_result.score, agent.last_result.nodes)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 from games import MNK, Connect4
@@ -122,3 +125,63 @@ def test_ctrl_c_ends_with_a_note_and_130() -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err == "search.solve: interrupted\n", err
+
+
+def test_ctrl_c_stops_a_long_solve_within_a_second() -> None:
+    """SIGINT during a solve of minutes (the empty board but one stone): the kernel stops, the run ends with 130."""
+    with subprocess.Popen([sys.executable, "-m", "search.solve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write("2252576253462244111563365343671351441\n")
+            proc.stdin.flush()
+            assert proc.stdout.readline().startswith("2252576253462244111563365343671351441 -1 ")  # compiled, reading
+            proc.stdin.write("4\n")
+            proc.stdin.flush()
+            try:
+                proc.wait(timeout=1.0)  # solving
+            except subprocess.TimeoutExpired:
+                pass
+            started = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+    assert proc.returncode == 130 and err == "search.solve: interrupted\n", err
+    assert time.monotonic() - started < 3.0
+
+
+def test_a_reader_that_leaves_ends_the_run_quietly() -> None:
+    """``python -m search.solve < file | head -1``: no BrokenPipeError traceback, the status of a tool stopped by SIGPIPE."""
+    lines = (DATA / "Test_L3_R1").read_text() * 5  # more output than a pipe holds
+    with subprocess.Popen([sys.executable, "-m", "search.solve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        stdin = proc.stdin
+
+        def feed() -> None:
+            try:
+                stdin.write(lines)
+                stdin.close()
+            except BrokenPipeError:  # the solver stopped reading: expected once it has stopped
+                pass
+
+        writer = threading.Thread(target=feed)
+        writer.start()
+        assert proc.stdout.readline().split()[:2] == ["2252576253462244111563365343671351441", "-1"]
+        proc.stdout.close()  # what head does after its lines
+        err = proc.stderr.read()
+        proc.wait(timeout=120)
+        writer.join()
+    assert proc.returncode == 141 and err == "", err
+
+
+def test_no_line_includes_compilation(tmp_path: Path) -> None:
+    """With an empty numba cache the kernels compile before the first line is timed, not in its microseconds."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-m", "search.solve"], input="2252576253462244111563365343671351441\n",
+                         capture_output=True, text=True, timeout=600, env=env)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    moves, score, nodes, microseconds = out.stdout.split()
+    assert (moves, score) == ("2252576253462244111563365343671351441", "-1")
+    assert int(microseconds) < 100_000  # a few microseconds of search; compiling takes seconds
