@@ -20,7 +20,8 @@ from search.agents import AlphaBetaAgent
 from tests.interrupts import default_sigint
 from tuning.run import EXIT_NO_IMPROVEMENT, main
 
-TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "4", "--plies", "2",
+# 8 confirmation pairs: the fewest on which beating random is significant even with one drawn or split pair
+TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "8", "--plies", "2",
         "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress"]  # fmt: skip
 
 
@@ -31,13 +32,19 @@ def tuner(tmp: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedP
 
 
 def run_together(command: list[str], tmp: Path) -> tuple[list[Path], list[tuple[str, str]]]:
-    """Start ``command`` twice at once, in folders ``a`` and ``b`` (two machines sharing a storage); both must exit 0."""
+    """Start ``command`` twice at once, in folders ``a`` and ``b`` (two machines sharing a storage).
+
+    Both must finish with a verdict: 0 (exported) or 3 (no significant improvement).  Which it is depends on
+    the configurations tried, and the process that joins the study draws its sampler's seed from fresh entropy
+    (so that it does not replay the first one's proposals): demanding 0 of both made the test fail now and then.
+    """
     folders = [tmp / "a", tmp / "b"]
     for folder in folders:
         folder.mkdir()
     processes = [subprocess.Popen(command, cwd=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for f in folders]
     outputs = [p.communicate(timeout=900) for p in processes]
-    failed = [(f.name, p.returncode, out, err) for f, p, (out, err) in zip(folders, processes, outputs) if p.returncode != 0]
+    failed = [(f.name, p.returncode, out, err) for f, p, (out, err) in zip(folders, processes, outputs)
+              if p.returncode not in (0, EXIT_NO_IMPROVEMENT)]  # fmt: skip
     if failed:  # pytest.fail prints its message whole (an assertion's message is cut to a few lines without -vv)
         pytest.fail("\n\n".join(f"process in {name!r} exited {code}\n--- stdout ---\n{out}\n--- stderr ---\n{err}"
                                 for name, code, out, err in failed), pytrace=False)  # fmt: skip
@@ -55,7 +62,7 @@ def test_a_confirmed_run_exports_a_loadable_weight_file_and_resumes(tmp_path: Pa
     exported = load_weights(tmp_path / "tuned.json", CONNECT4)
     assert exported.heuristic == "square_values" and exported.search["nodes"] == 300
     provenance = exported.provenance
-    assert provenance["study"] == "s" and provenance["seed"] == 0 and provenance["confirmation"]["pairs"] == 4
+    assert provenance["study"] == "s" and provenance["seed"] == 0 and provenance["confirmation"]["pairs"] == 8
     assert provenance["trial"] in (0, 1) and provenance["games"] >= 2 and "package_version" in provenance
     agent = AlphaBetaAgent(CONNECT4, weights=tmp_path / "tuned.json", seed=1)
     assert agent.select_move(CONNECT4.position("44")) in range(7)
@@ -88,7 +95,7 @@ def test_a_first_run_exports_under_runs_and_leaves_weights_alone(tmp_path: Path)
     assert (tmp_path / "runs" / "first" / "connect4-square_values-tuned.json").is_file()
     assert not any((tmp_path / "weights").iterdir())
     assert "cp runs/first/connect4-square_values-tuned.json weights/" in run.stdout
-    assert "drawing 7 openings" in run.stderr  # no silent start: the user is told what takes the time
+    assert "drawing 11 openings" in run.stderr  # no silent start: the user is told what takes the time
 
 
 def test_a_resume_proposes_new_configurations(tmp_path: Path) -> None:
@@ -331,7 +338,7 @@ def test_the_objective_is_pluggable_and_a_config_runs_without_a_command_line(tmp
 
         return objective
 
-    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=4, plies=2, workers=1,
+    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=8, plies=2, workers=1,
                         nodes=300, depth_range=(1, 4), tune=("weights",), baseline="random", progress=False,
                         storage=f"sqlite:///{tmp_path / 'study.db'}", study="planted")  # fmt: skip
     assert tune(config, objective_factory=planted) == 0  # the confirmation still plays real games, against random

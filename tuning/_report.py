@@ -98,6 +98,8 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         + (f", node budget {a.nodes} per move for both sides" if a.mode == "fair" else ""),
         f"- opponents ({len(setup.opponents)}): " + ", ".join(f"`{n}`" for n in unique([describe(o) for o in setup.opponents])),
         f"- tuned: {', '.join(setup.space.names)}",
+        "- incumbent: " + (f"`{setup.incumbent.name}`, to be beaten in an SPRT on nElo [{a.incumbent_sprt[0]:g}, "
+                           f"{a.incumbent_sprt[1]:g}] capped at {a.incumbent_pairs} pairs" if setup.incumbent else "none"),
         f"- trials in the study: {len(study.trials)} ({', '.join(f'{k.lower()} {v}' for k, v in states.items() if v)})",
         f"- this invocation: {games} games in {seconds:.0f} s ({games / max(seconds, 1e-9):.1f} games/s), seed {a.seed}",
         f"- openings: {len(setup.book.tuning)} for tuning, {len(setup.book.heldout)} held out, {setup.book.plies} plies",
