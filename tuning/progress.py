@@ -66,7 +66,7 @@ class Progress:
             except ImportError:
                 return
             self._bar = tqdm(total=total, unit="game", dynamic_ncols=True, file=sys.stderr,
-                             bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games [{elapsed}, {postfix}]")  # fmt: skip
+                             bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games [{elapsed}{postfix}]")  # fmt: skip
             self._bar.set_postfix_str(self.status(), refresh=False)
 
     def advance(self, games: int, note: str = "") -> None:
