@@ -170,6 +170,11 @@ def test_a_killed_run_resumes_cleanly(tmp_path: Path) -> None:
         (["--baseline", "alphabeta:depht=3"], "depht"),
         (["--pairs", "0"], "--pairs 0"),
         (["--game", "mnk"], "rows"),
+        (["--incumbent", "missing.json"], "missing.json"),
+        (["--incumbent", str(Path(__file__).resolve().parents[1] / "weights" / "connect4-c4_features-tuned.json")],
+         "holds 'c4_features' weights; this run tunes 'square_values'"),
+        (["--incumbent-sprt", "5,0"], "'5,0'"),
+        (["--incumbent-pairs", "0"], "--incumbent-pairs 0"),
     ],
 )
 def test_bad_input_is_one_clear_line_before_any_game(tmp_path: Path, monkeypatch, capsys, extra, message) -> None:

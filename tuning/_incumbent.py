@@ -19,6 +19,7 @@ not replay it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -26,6 +27,7 @@ from typing import Optional
 import optuna
 
 from games import KInARow
+from heuristics.defaults import game_tag
 from search.budget import Limit, load_weight_file
 from tuning.gauntlet import WEIGHTS_DIR
 from tuning.match import MatchResult, MatchRunner
@@ -50,8 +52,9 @@ class Incumbent:
 
     @property
     def name(self) -> str:
-        """How messages name it (the path as given)."""
-        return str(self.path)
+        """How messages name it: relative to the working folder when it lies inside (``weights/...``)."""
+        relative = os.path.relpath(self.path.resolve())
+        return relative if not relative.startswith("..") else str(self.path)
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ def find_incumbent(choice: Optional[str], game: KInARow, heuristic: str, space: 
     """
     if choice is not None and choice.lower() == "none":
         return None
-    path = Path(choice) if choice is not None else weights_dir / f"{_tag(game)}-{heuristic}-tuned.json"
+    path = Path(choice) if choice is not None else weights_dir / f"{game_tag(game)}-{heuristic}-tuned.json"
     if choice is None and not path.is_file():
         return None
     loaded, tuned = load_weight_file(str(path), game)
@@ -114,12 +117,6 @@ def find_incumbent(choice: Optional[str], game: KInARow, heuristic: str, space: 
     # it plays as the file says (its depth and q) under the run's budget: trial 0's candidate when all is tuned
     limit = budget.replace(depth=tuned.depth or budget.depth, branching=tuned.branching)
     return Incumbent(path, Candidate(heuristic, dict(loaded.weights), limit, random_every).spec(), point)
-
-
-def _tag(game: KInARow) -> str:
-    from heuristics.defaults import game_tag
-
-    return game_tag(game)
 
 
 def test_openings(book: OpeningBook, count: int, seed: int) -> tuple[Opening, ...]:
