@@ -430,6 +430,11 @@ def test_a_weak_incumbent_is_beaten_and_the_export_records_the_test(tmp_path: Pa
     assert "it beat weak.json" in run.stdout and "accepted H1" in run.stdout  # named relative to the working folder
     record = load_weights(tmp_path / "t.json", CONNECT4).provenance["incumbent"]
     assert record["verdict"] == "H1" and record["elo_low"] > 0 and record["sprt_nelo"] == [0.0, 60.0]
+    # the study is complete, but a longer incumbent test is a new check: it is played, not read from the record
+    longer = tuner(tmp_path, "--heuristic", "threats", "--tune", "depth", "--depth-range", "3,4", "--baseline", "random",
+                   "--confirm-pairs", "8", "--trials", "2", "--incumbent", str(weak), "--incumbent-pairs", "300",
+                   "--incumbent-sprt", "0,60", "--study", "weak", "--out", "t.json")  # fmt: skip
+    assert longer.returncode == 0 and "complete" not in longer.stdout and "games in" in longer.stdout, longer.stdout
 
 
 def test_two_pairs_confirm_nothing(tmp_path: Path) -> None:

@@ -51,7 +51,10 @@ storage commits trial by trial, a dead process's RUNNING trial is failed
 confirmations already played are stored in the study and reused, and files
 are written atomically.  See :mod:`tuning._study`.  A study that already
 holds ``--trials`` finished trials and a verdict is not replayed: the same
-command says it is complete and repeats the recorded verdict and exit code.
+command says it is complete and repeats the recorded verdict and exit code;
+one that changes a check after the search (``--confirm-pairs``, ``--confirm-top``,
+``--incumbent-pairs``, ``--incumbent-sprt``, ``--out``) plays that check
+(the same seed replays the games already played, then goes on).
 
 Exit codes: 0 a confirmed improvement (over the incumbent, when there is one) was exported; 3 none was found;
 2 bad input; 130 interrupted.
@@ -126,7 +129,7 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     done = finished(study)
     remaining = max(0, config.trials - done)
     recorded = study.user_attrs.get(VERDICT_KEY)
-    if not remaining and isinstance(recorded, dict) and not failed and not queued:
+    if not remaining and isinstance(recorded, dict) and recorded.get("checks") == _checks(setup) and not (failed or queued):
         return _complete(setup, done, recorded)
     if not created:
         say(f"resuming study {setup.study_name!r} in {redact(config.storage)}: {done} finished trials"
@@ -160,7 +163,8 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     write_text_atomic(setup.run_dir / "summary.md",
                       summary_markdown(setup, study, confirmations, verdict, notes, seconds, progress.games))  # fmt: skip
     advice = f"To ship it: cp {setup.out} weights/" if code == 0 and not _in_weights(setup.out) else None
-    study.set_user_attr(VERDICT_KEY, {"code": code, "verdict": verdict, "advice": advice, "trials": finished(study)})
+    study.set_user_attr(VERDICT_KEY, {"code": code, "verdict": verdict, "advice": advice, "trials": finished(study),
+                                      "checks": _checks(setup)})  # fmt: skip
     print_table(confirmations)
     print(verdict)
     print(f"{progress.games} games in {seconds:.0f} s ({progress.rate:.1f} games/s); run folder {setup.run_dir}")
@@ -172,6 +176,14 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
 
 def _in_weights(path: Path) -> bool:
     return path.resolve().parent == Path("weights").resolve()
+
+
+def _checks(setup: Setup) -> dict[str, Any]:
+    """The settings of the checks after the search: a re-run that changes one (say, a longer incumbent test) plays it."""
+    c = setup.config
+    return {"confirm_top": c.confirm_top, "confirm_pairs": c.confirm_pairs, "incumbent_pairs": c.incumbent_pairs,
+            "incumbent_sprt": list(c.incumbent_sprt), "incumbent": setup.incumbent.spec if setup.incumbent else None,
+            "out": str(setup.out)}  # fmt: skip
 
 
 def _complete(setup: Setup, done: int, recorded: dict[str, Any]) -> int:
