@@ -394,11 +394,15 @@ def test_a_warm_start_needs_a_label_set_for_the_game(tmp_path: Path, monkeypatch
     assert exit_info.value.code == 2 and "9x9" in capsys.readouterr().err.strip().splitlines()[-1]
 
 
-def test_the_shipped_threats_file_beat_every_member_of_its_gauntlet() -> None:
+def test_the_shipped_threats_file_beat_every_default_and_the_file_it_replaced() -> None:
     shipped = load_weights(Path(__file__).resolve().parents[1] / "weights" / "connect4-threats-tuned.json", CONNECT4)
     members = shipped.provenance["confirmation"]["members"]
-    assert {"square_values", "threats", "mics", "patterns"} <= set(members)
-    assert all(m["elo_low"] > 0 for m in members.values())  # each member beaten significantly at confirmation
+    defaults = {name: m for name, m in members.items() if "(tuned)" not in name}
+    assert set(defaults) == {"c4_features", "square_values", "patterns", "windows", "mics", "threats"}
+    assert all(m["elo_low"] > 0 for m in defaults.values())  # each default beaten significantly at confirmation
+    incumbent = shipped.provenance["incumbent"]  # and the file it replaced, in the SPRT against it
+    assert incumbent["file"] == "weights/connect4-threats-tuned.json" and incumbent["verdict"] == "H1"
+    assert incumbent["elo_low"] > 0 and incumbent["sprt_nelo"] == [0.0, 5.0]
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -412,7 +416,7 @@ def test_a_strong_incumbent_that_a_tiny_run_cannot_beat_is_never_reported_beaten
                 "--confirm-pairs", "8", "--trials", "3", "--incumbent", str(SHIPPED_THREATS), "--incumbent-pairs", "40",
                 "--study", "champ")  # fmt: skip
     assert run.returncode == EXIT_NO_IMPROVEMENT, run.stderr
-    assert f"No improvement over {SHIPPED_THREATS}" in run.stdout and "SPRT on nElo [0, 5]" in run.stdout
+    assert "No improvement over weights/connect4-threats-tuned.json" in run.stdout and "SPRT on nElo [0, 5]" in run.stdout
     assert "cp " not in run.stdout and "Exported" not in run.stdout
     assert not (tmp_path / "runs" / "champ" / "connect4-threats-tuned.json").exists()
     first = trials(tmp_path, "champ")[0]

@@ -52,8 +52,12 @@ class Incumbent:
 
     @property
     def name(self) -> str:
-        """How messages name it: relative to the working folder when it lies inside (``weights/...``)."""
-        relative = os.path.relpath(self.path.resolve())
+        """How messages and provenance name it: ``weights/<file>`` for a shipped file, else relative to the working
+        folder when it lies inside, else the path as given (no checkout's absolute path in a shipped file)."""
+        resolved = self.path.resolve()
+        if resolved.parent == WEIGHTS_DIR.resolve():
+            return f"weights/{resolved.name}"
+        relative = os.path.relpath(resolved)
         return relative if not relative.startswith("..") else str(self.path)
 
 
@@ -85,8 +89,8 @@ class Challenge:
             return f"the best confirmed candidate (trial {self.trial}) is {incumbent.name} itself"
         how = {"H1": "accepted H1", "H0": "accepted H0",
                "cap": f"no decision within the cap of {self.cap} pairs"}[self.verdict]  # fmt: skip
-        return (f"trial {self.trial} against {incumbent.name}: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] "
-                f"on {e.n} pairs (SPRT on nElo [{self.sprt[0]:g}, {self.sprt[1]:g}]: {how})")  # fmt: skip
+        return (f"trial {self.trial} scored Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] against it "
+                f"on {e.n} pairs of fresh openings (SPRT on nElo [{self.sprt[0]:g}, {self.sprt[1]:g}]: {how})")  # fmt: skip
 
 
 def find_incumbent(choice: Optional[str], game: KInARow, heuristic: str, space: SearchSpace, budget: Limit,
