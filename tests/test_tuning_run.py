@@ -418,6 +418,8 @@ def test_a_strong_incumbent_that_a_tiny_run_cannot_beat_is_never_reported_beaten
     assert run.returncode == EXIT_NO_IMPROVEMENT, run.stderr
     assert "No improvement over weights/connect4-threats-tuned.json" in run.stdout and "SPRT on nElo [0, 5]" in run.stdout
     assert "cp " not in run.stdout and "Exported" not in run.stdout
+    if "no decision within the cap" in run.stdout:
+        assert "run the same command with --incumbent-pairs 160" in run.stdout
     assert not (tmp_path / "runs" / "champ" / "connect4-threats-tuned.json").exists()
     first = trials(tmp_path, "champ")[0]
     assert first.user_attrs["start"] == "incumbent" and first.params == {"depth": 3}  # the file's 7, within 1..3

@@ -236,8 +236,10 @@ def _verdict(setup: Setup, study: optuna.Study, best: Optional[Confirmation],
     kept = f"Nothing exported; the candidate is kept in {setup.run_dir / 'candidate.json'}."
     if best.accepted and setup.incumbent is not None and (versus is None or not versus.beaten):
         assert versus is not None
+        more = (f" To test longer, run the same command with --incumbent-pairs {4 * versus.cap} (the search is not replayed)."
+                if versus.verdict == "cap" else "")  # fmt: skip
         return EXIT_NO_IMPROVEMENT, (f"No improvement over {setup.incumbent.name}: {versus.describe(setup.incumbent)}. "
-                                     f"(Against {against}: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}].) {kept}")  # fmt: skip
+                                     f"(Against {against}: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}].) {kept}{more}")  # fmt: skip
     if best.accepted:
         path = export(setup, study, best, setup.out, versus)
         beaten = f"; it beat {setup.incumbent.name}: {versus.describe(setup.incumbent)}" if versus and setup.incumbent else ""
