@@ -58,9 +58,9 @@ from games import KInARow, game_from_record
 from heuristics import files
 from heuristics.defaults import game_tag
 from search.agents import make_agent
+from search.openings import Opening, make_openings
+from search.playing import play_game
 from search.protocol import Agent
-from tuning.match import play_game
-from tuning.openings import Opening, make_openings
 
 FORMAT = "alphabeta-gym-ladder"
 VERSION = 1

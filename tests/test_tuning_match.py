@@ -168,7 +168,7 @@ def test_an_sprt_plays_on_until_it_decides() -> None:
 @pytest.mark.parametrize(("flag", "value"), [("--workers", "0"), ("--openings", "0"), ("--pairs", "0"), ("--workers", "-2")])
 def test_match_counts_below_one_are_refused_not_defaulted(flag: str, value: str) -> None:
     run = _match_cli("rules", "random", flag, value)
-    assert run.returncode == 2 and f"{flag} {value} must be at least 1" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 2 and f"{flag} {value} must be an integer from 1 to" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_match_help_shows_a_plain_percent_sign() -> None:
@@ -187,3 +187,13 @@ def test_the_agent_cache_keeps_only_the_most_recently_used() -> None:
         cached_agent(TIC_TAC_TOE, spec, 0, 0)
     assert cached_agent(TIC_TAC_TOE, specs[1], 0, 0) is kept  # recently used: still built
     assert cached_agent(TIC_TAC_TOE, specs[0], 0, 0) is not first  # the least recently used was dropped, so rebuilt
+
+
+def test_two_won_pairs_do_not_print_a_decided_interval() -> None:
+    # 4 wins in 4 games: an exact test does not reject equal strength at 95%, so the interval must hold 0 Elo
+    run = _match_cli("alphabeta:depth=4", "random", "--pairs", "2", "--workers", "1")
+    assert run.returncode == 0, run.stderr
+    pairs_line = next(line for line in run.stdout.splitlines() if line.startswith("pairs:"))
+    assert "[+inf, +inf]" not in pairs_line and "LOS 100.0%" not in pairs_line, pairs_line
+    low = float(pairs_line.split("CI [")[1].split(",")[0])
+    assert low < 0, pairs_line

@@ -18,6 +18,7 @@ from tuning.stats import (
     parse_sprt,
     pentanomial,
     score_from_elo,
+    score_interval,
     sprt_llr,
     trinomial,
 )
@@ -54,12 +55,17 @@ def test_score_from_elo_round_trips(elo: float) -> None:
 
 
 def test_trinomial_by_hand() -> None:
-    # 6 wins, 2 draws, 2 losses: score 0.7, per-game variance 0.16, se sqrt(0.016)
+    # 6 wins, 2 draws, 2 losses: score 0.7; the interval pads z^2/2 = 1.9208 wins and losses (Agresti-Coull):
+    # 7.9208 / 2 / 3.9208 over n = 13.8416, mean 0.64306, variance from those counts
     estimate = trinomial(6, 2, 2)
     assert estimate.score == pytest.approx(0.7)
-    half = 1.959964 * math.sqrt(0.16 / 10)
-    assert estimate.score_low == pytest.approx(0.7 - half, abs=1e-6)
-    assert estimate.score_high == pytest.approx(min(1.0, 0.7 + half), abs=1e-6)
+    pad = 1.959964**2 / 2
+    n = 10 + 2 * pad
+    mean = (6 + pad + 1) / n
+    var = ((6 + pad) * (1 - mean) ** 2 + 2 * (0.5 - mean) ** 2 + (2 + pad) * mean**2) / n
+    half = 1.959964 * math.sqrt(var / n)
+    assert estimate.score_low == pytest.approx(mean - half, abs=1e-5)
+    assert estimate.score_high == pytest.approx(mean + half, abs=1e-5)
     assert estimate.elo == pytest.approx(elo_from_score(0.7))
 
 
@@ -72,10 +78,39 @@ def test_even_results_are_zero_elo_with_los_one_half() -> None:
 
 def test_pairs_tighten_the_interval_when_openings_are_biased() -> None:
     # Every pair is one win and one loss (the opening decides): 0 Elo, and the
-    # pentanomial interval is zero-width while the trinomial one is wide.
+    # pentanomial interval is narrow (only the padding's width) while the trinomial one is wide.
     pairs = pentanomial([0, 0, 100, 0, 0])
     games = trinomial(100, 0, 100)
-    assert pairs.elo_error == 0.0 and games.elo_error > 40
+    assert 0.0 < pairs.elo_error < 10 and games.elo_error > 40
+
+
+@pytest.mark.parametrize("counts", [[0, 0, 0, 0, 2], [2, 0, 0, 0, 0], [0, 0, 0, 0, 1], [0, 0, 0, 1, 1]])
+def test_a_few_one_sided_pairs_do_not_exclude_equal_strength(counts: list[int]) -> None:
+    # 4 wins in 4 games: an exact two-sided test does not reject 1/2 (p = 1/8), nor may the interval
+    estimate = pentanomial(counts)
+    assert estimate.score_low < 0.5 < estimate.score_high
+    assert math.isfinite(estimate.elo_low if estimate.score > 0.5 else estimate.elo_high)
+    assert 0.02 < estimate.los < 0.98
+    assert trinomial(4, 0, 0).score_low < 0.5 < trinomial(0, 0, 4).score_high
+
+
+def test_a_long_one_sided_match_is_decided() -> None:
+    estimate = pentanomial([0, 0, 0, 0, 30])
+    assert estimate.score_low > 0.5 and estimate.elo_low > 100 and estimate.los > 0.999
+
+
+@given(st.lists(st.integers(min_value=0, max_value=40), min_size=5, max_size=5).filter(lambda c: sum(c) > 0))
+def test_the_interval_always_holds_the_observed_score(counts: list[int]) -> None:
+    low, high = score_interval(counts)
+    estimate = pentanomial(counts)
+    assert 0.0 <= low <= estimate.score <= high <= 1.0
+    assert low < high
+
+
+def test_sprt_does_not_end_on_a_handful_of_one_sided_pairs() -> None:
+    sprt = Sprt(0.0, 5.0)
+    assert all(sprt.decide([0, 0, 0, 0, k]) == "continue" for k in range(1, 11))
+    assert sprt.decide([0, 0, 0, 0, 200]) == "H1"
 
 
 @given(st.lists(st.integers(min_value=0, max_value=50), min_size=5, max_size=5).filter(lambda c: sum(c) > 0))

@@ -142,3 +142,23 @@ def test_cli_bad_arguments_exit_2_with_one_line(args: list[str], message: str, c
     assert exc.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert message in last and last.startswith("python -m tuning.fit: error:")
+
+
+def test_a_truncated_label_file_is_one_line_naming_it(tmp_path: Path, capsys) -> None:
+    from tuning.labels import default_path
+
+    truncated = tmp_path / "cut.labels.jsonl.gz"
+    whole = default_path(TIC_TAC_TOE).read_bytes()
+    truncated.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--game", "tictactoe", "--heuristic", "windows", "--data", str(truncated)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert exit_info.value.code == 2 and str(truncated) in last and "truncated" in last
+
+
+def test_the_fit_help_opens_with_a_sentence(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    description = text.split("\n\n")[1].strip()
+    assert description.startswith("Fit a heuristic's weights") and "`" not in description

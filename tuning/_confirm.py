@@ -17,11 +17,12 @@ import optuna
 from optuna.trial import FrozenTrial, TrialState
 
 from heuristics import save_weights
-from tuning._report import Progress
+from tuning._incumbent import Challenge
 from tuning._setup import Setup
 from tuning._study import redact
 from tuning.gauntlet import describe
 from tuning.match import MatchResult, MatchRunner
+from tuning.progress import Progress
 from tuning.space import Candidate
 from tuning.spsa import OBJECTIVE_ATTR
 from tuning.stats import Estimate, pentanomial
@@ -171,8 +172,8 @@ def package_version() -> str:
         return "unknown"
 
 
-def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path) -> Path:
-    """Write the confirmed candidate as a weight file with its provenance (atomically)."""
+def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path, versus: Optional[Challenge] = None) -> Path:
+    """Write the confirmed candidate as a weight file with its provenance (atomically), the incumbent test's too."""
     e = best.estimate
     total_games = sum(int(t.user_attrs.get("games", 0)) for t in study.get_trials(deepcopy=False))
     provenance = {
@@ -183,11 +184,20 @@ def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path) ->
                          "members": {m.name: {"elo": finite(m.estimate.elo), "elo_low": finite(m.estimate.elo_low),
                                               "elo_high": finite(m.estimate.elo_high)} for m in best.members}},
         "seed": setup.config.seed, "package_version": package_version(),
+        **({"incumbent": _incumbent_record(setup, versus)} if versus is not None else {}),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }  # fmt: skip
     return save_weights(best.candidate.weight_file(setup.game, provenance), path)
 
 
+
+
+def _incumbent_record(setup: Setup, versus: Challenge) -> dict[str, object]:
+    e = versus.estimate
+    return {"file": setup.incumbent.name if setup.incumbent else None, "spec": setup.incumbent.spec if setup.incumbent else None,
+            "sprt_nelo": list(versus.sprt), "cap": versus.cap, "verdict": versus.verdict, "pairs": e.n,
+            "pentanomial": list(versus.pentanomial), "elo": finite(e.elo), "elo_low": finite(e.elo_low),
+            "elo_high": finite(e.elo_high)}  # fmt: skip
 
 
 def finite(x: float) -> Optional[float]:

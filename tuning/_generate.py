@@ -35,7 +35,6 @@ from games import KInARow, Position
 from heuristics import get_spec
 from search.agents import AgentType, make_agent
 from search.solve import DEFAULT_TT_SIZE, Solver
-from tuning.labels import FORMAT, VERSION, game_json
 from tuning.openings import canonical_key
 
 Row = tuple[str, int, list[Optional[int]]]
@@ -125,7 +124,7 @@ def _label(solver: Solver, position: Position) -> Row:
 
 def generate(game: KInARow, count: int, seed: int, settings: GenerationSettings, command: str,
              progress: Optional[TextIO] = None) -> tuple[dict[str, Any], list[Row]]:  # fmt: skip
-    """Label up to ``count`` distinct positions; return the file header and the rows (in game order, by ply).
+    """Label up to ``count`` distinct positions; return the header (without format and version) and the rows.
 
     Stops early, with fewer rows, once ``STALE_GAMES`` games in a row bring no new position (tiny games).
     """
@@ -150,7 +149,7 @@ def generate(game: KInARow, count: int, seed: int, settings: GenerationSettings,
         if progress is not None and (game_number % 100 == 0 or len(rows) >= count):
             print(f"{game_number} games, {len(rows)} positions, {time.perf_counter() - started:.0f} s", file=progress)
     header = {
-        "format": FORMAT, "version": VERSION, "game": game_json(game), "count": len(rows), "seed": seed,
+        "game": game.to_record(), "count": len(rows), "seed": seed,
         "command": command, "games": game_number,
         "solver": {"mode": "strong", "tt_size": settings.tt_size, "convention": CONVENTION},
         "generator": {**asdict(settings), "dedup": "board symmetries (tuning.openings.canonical_key)"},

@@ -10,15 +10,16 @@ trial's games, pentanomial counts, Elo and nodes per move as user attributes.
 
 from __future__ import annotations
 
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import optuna
 
 from tuning._confirm import finite
-from tuning._report import Progress
 from tuning._setup import Setup
 from tuning._study import claim
 from tuning.match import MatchResult, MatchRunner
+from tuning.progress import Progress
+from tuning.spsa import MINUS_KEY, OBJECTIVE_ATTR
 
 ObjectiveValue = Union[float, tuple[float, float]]
 ObjectiveFactory = Callable[[Setup, optuna.Study, MatchRunner, Progress], Callable[[optuna.Trial], ObjectiveValue]]
@@ -64,6 +65,7 @@ class MatchObjective:
 
         result = self.runner.match(setup.game, candidate.spec(), setup.opponents, setup.book.tuning[: config.pairs],
                                    config.pairs, config.seed, on_pair=on_pair)  # fmt: skip
+        self.progress.trial_done()
         record(trial, result)
         if pruned:
             self.progress.shrink(2 * (config.pairs - len(result.pairs)))
@@ -81,3 +83,37 @@ def record(trial: optuna.Trial, result: MatchResult) -> None:
     trial.set_user_attr("pentanomial", result.pentanomial)
     trial.set_user_attr("elo", finite(estimate.elo))
     trial.set_user_attr("nodes_per_move", round(result.nodes_per_move(0), 1))
+
+
+class SPSAObjective:
+    """An SPSA iteration: the trial's ``theta+`` against its ``theta-``, paired games; returns ``theta+``'s score.
+
+    Plays ``--pairs`` pairs on the tuning openings, never pruned (the result
+    is a gradient sample, not a score to compare with other trials).
+    """
+
+    def __init__(self, setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> None:
+        self.setup, self.study, self.runner, self.progress = setup, study, runner, progress
+
+    def __call__(self, trial: optuna.Trial) -> float:
+        """Play the iteration and return theta+'s mean score per game."""
+        setup, config = self.setup, self.setup.config
+        claim(self.study, trial)
+        trial.set_user_attr(OBJECTIVE_ATTR, "spsa")
+        plus = setup.candidate(setup.space.suggest(trial))
+        minus_params = self.study._storage.get_trial_system_attrs(trial._trial_id).get(MINUS_KEY, {})
+        minus = setup.candidate({**setup.space.defaults(), **minus_params})
+        trial.set_user_attr("spec", plus.spec())
+
+        def on_pair(result: Any) -> bool:
+            self.progress.advance(2, f"SPSA iteration {trial.number}")
+            return False
+
+        pool = setup.book.tuning  # iteration k plays the next --pairs openings: every opening in turn, not the first few
+        start = trial.number * config.pairs % len(pool)
+        openings = (pool[start:] + pool[:start])[: config.pairs]
+        result = self.runner.match(setup.game, plus.spec(), minus.spec(), openings, config.pairs,
+                                   config.seed + trial.number, on_pair=on_pair)  # fmt: skip
+        self.progress.trial_done()
+        record(trial, result)
+        return result.score

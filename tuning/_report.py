@@ -1,4 +1,4 @@
-"""What a tuning run shows and leaves behind: the progress bar, status lines, CSV tables, plots, ``summary.md``.
+"""What a tuning run leaves behind: CSV tables, plots, ``summary.md``, the end-of-run table.
 
 Private to :mod:`tuning.run`.
 """
@@ -8,73 +8,17 @@ from __future__ import annotations
 import csv
 import io
 import os
-import sys
-import time
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import optuna
 from optuna.trial import TrialState
 
+from tuning._confirm import Confirmation, unique
+from tuning._setup import Setup
 from tuning._study import redact
 from tuning.gauntlet import describe
-
-if TYPE_CHECKING:
-    from tuning._confirm import Confirmation
-    from tuning._setup import Setup
-
-
-def say(message: str) -> None:
-    """A status line on stderr (stdout keeps the results)."""
-    print(f"tuning.run: {message}", file=sys.stderr, flush=True)
-
-
-class Progress:
-    """A tqdm bar over games with games/s and ETA; a no-op without tqdm or with ``--no-progress``."""
-
-    def __init__(self, total: int, enabled: bool) -> None:
-        self._bar: Any = None
-        self.games = 0
-        self.started = time.perf_counter()
-        if enabled:
-            try:
-                from tqdm import tqdm
-            except ImportError:
-                return
-            self._bar = tqdm(total=total, unit="game", dynamic_ncols=True, file=sys.stderr)
-
-    def advance(self, games: int, note: str = "") -> None:
-        """Count finished games."""
-        self.games += games
-        if self._bar is not None:
-            self._bar.update(games)
-            if note:
-                self._bar.set_postfix_str(note, refresh=False)
-
-    def shrink(self, games: int) -> None:
-        """Take ``games`` that will not be played (a pruned trial's rest) off the total, so the bar ends at 100%."""
-        if self._bar is not None and games > 0:
-            self._bar.total = max(self._bar.n, self._bar.total - games)
-            self._bar.refresh()
-
-    def replan(self, games: int) -> None:
-        """From now on, ``games`` more are expected."""
-        if self._bar is not None:
-            self._bar.total = self._bar.n + games
-            self._bar.refresh()
-
-    def close(self) -> None:
-        """Finish the bar at what was played (a timeout or an early stop is not shown as a stall)."""
-        if self._bar is not None:
-            self._bar.total = self._bar.n
-            self._bar.refresh()
-            self._bar.close()
-
-    @property
-    def rate(self) -> float:
-        """Games per second so far."""
-        return self.games / max(time.perf_counter() - self.started, 1e-9)
 
 
 def csv_text(rows: list[dict[str, Any]]) -> str:
@@ -152,8 +96,10 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         f"# Tuning run: study `{setup.study_name}`", "",
         f"- game: {setup.game}; heuristic: `{setup.space.heuristic}`; mode: {a.mode}"
         + (f", node budget {a.nodes} per move for both sides" if a.mode == "fair" else ""),
-        f"- opponents ({len(setup.opponents)}): " + ", ".join(f"`{describe(o)}`" for o in setup.opponents),
+        f"- opponents ({len(setup.opponents)}): " + ", ".join(f"`{n}`" for n in unique([describe(o) for o in setup.opponents])),
         f"- tuned: {', '.join(setup.space.names)}",
+        "- incumbent: " + (f"`{setup.incumbent.name}`, to be beaten in an SPRT on nElo [{a.incumbent_sprt[0]:g}, "
+                           f"{a.incumbent_sprt[1]:g}] capped at {a.incumbent_pairs} pairs" if setup.incumbent else "none"),
         f"- trials in the study: {len(study.trials)} ({', '.join(f'{k.lower()} {v}' for k, v in states.items() if v)})",
         f"- this invocation: {games} games in {seconds:.0f} s ({games / max(seconds, 1e-9):.1f} games/s), seed {a.seed}",
         f"- openings: {len(setup.book.tuning)} for tuning, {len(setup.book.heldout)} held out, {setup.book.plies} plies",

@@ -19,11 +19,12 @@ from heuristics.defaults import game_tag
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
 from search.budget import Limit, load_weight_file
-from tuning._report import say
+from tuning._incumbent import Incumbent, find_incumbent
 from tuning._study import check_writable, create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
 from tuning.gauntlet import default_gauntlet, member_spec
 from tuning.openings import OpeningBook, make_openings
+from tuning.progress import say
 from tuning.samplers import make_sampler
 from tuning.space import Candidate, SearchSpace, parse_bounds
 
@@ -45,6 +46,7 @@ class Setup:
         run_dir: the run folder; out: the weight file to export.
         storage: the open Optuna storage.
         warm: the warm-start point (fitted weights, the rest at their defaults), or None.
+        incumbent: the file a result must beat (:mod:`tuning._incumbent`), or None.
     """
 
     config: TuneConfig
@@ -57,6 +59,14 @@ class Setup:
     out: Path
     storage: optuna.storages.BaseStorage
     warm: Optional[dict[str, float]] = None
+    incumbent: Optional[Incumbent] = None
+
+    @property
+    def start(self) -> dict[str, float]:
+        """SPSA's starting theta: the warm start if asked for, else the incumbent's point, else the defaults."""
+        if self.warm is not None:
+            return self.warm
+        return dict(self.incumbent.point) if self.incumbent is not None else self.space.defaults()
 
     def candidate(self, params: Mapping[str, Any]) -> Candidate:
         """The candidate of a point of the space, with the run's fixed settings (budget, random moves, radius)."""
@@ -86,11 +96,13 @@ def prepare(config: TuneConfig) -> Setup:
         check_writable(path)
     start = space.candidate(space.defaults(), _budget(config), config.random_every)
     make_agent(start.spec(), game)  # budgets out of range fail here, before the study exists
+    incumbent = find_incumbent(config.incumbent, game, heuristic, space, _budget(config, config.depth_range[1]),
+                               config.random_every)  # fmt: skip
     storage = open_storage(config.storage)
     storage.get_all_studies()  # reachable? (before any file is written or game played)
     book = _book(config, game, run_dir)
     warm = _warm_start(space, game) if config.warm_start == "fit" else None
-    return Setup(config, game, space, opponents, book, study, run_dir, out, storage, warm)
+    return Setup(config, game, space, opponents, book, study, run_dir, out, storage, warm, incumbent)
 
 
 def _warm_start(space: SearchSpace, game: KInARow) -> dict[str, float]:
@@ -150,20 +162,36 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
                              f"{len(book.heldout)} held out); this run needs {game} with {config.pairs} and "
                              f"{config.confirm_pairs}: use another --study or --run-dir")  # fmt: skip
         return book
-    total = config.pairs + config.confirm_pairs
+    total = _tuning_openings(config) + config.confirm_pairs
     say(f"drawing {total} openings of {config.plies} plies, each checked by a depth-4 search "
         "(a first run also compiles the search kernels: about a minute, cached after that) ...")  # fmt: skip
     started = time.perf_counter()
-    book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
+    try:
+        book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
+    except ValueError:
+        if total == config.pairs + config.confirm_pairs:
+            raise
+        total = config.pairs + config.confirm_pairs  # a small game has fewer: SPSA then cycles through --pairs
+        book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
     say(f"openings ready in {time.perf_counter() - started:.0f} s")
     return book
+
+
+SPSA_OPENINGS = 400
+"""Tuning openings of an SPSA run: its iterations of a few pairs each take the next ones in turn, not the same few."""
+
+
+def _tuning_openings(config: TuneConfig) -> int:
+    """Openings the search wants: ``--pairs`` (every trial plays the same, so trials compare), SPSA more if the game has them."""
+    return max(config.pairs, SPSA_OPENINGS) if config.sampler_name == "spsa" else config.pairs
 
 
 def _study_attrs(setup: Setup) -> dict[str, Any]:
     """The settings a study is created with; a resume must match them (the seed may differ)."""
     c, g = setup.config, setup.game
     return {"game": f"{g.kind} {g.rows}x{g.cols} k={g.k}{g.rule_suffix}", "heuristic": setup.space.heuristic, "mode": c.mode,
-            "opponents": list(setup.opponents), "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed}  # fmt: skip
+            "opponents": list(setup.opponents), "nodes": c.budget_nodes, "params": list(setup.space.names), "seed": c.seed,
+            "incumbent": setup.incumbent.spec if setup.incumbent is not None else None}  # fmt: skip
 
 
 def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
@@ -190,7 +218,9 @@ def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
     if created:
         for key, value in attrs.items():
             study.set_user_attr(key, value)
-        if config.sampler_name != "spsa":  # SPSA starts from the defaults (or the warm start) as its theta instead
+        if config.sampler_name != "spsa":  # SPSA starts from setup.start as its theta instead
+            if setup.incumbent is not None:  # the champion plays first: what every trial must beat
+                study.enqueue_trial(setup.incumbent.point, user_attrs={"start": "incumbent"})
             study.enqueue_trial(setup.space.defaults(), user_attrs={"start": "paper defaults"})
             if setup.warm is not None:
                 study.enqueue_trial(setup.warm, user_attrs={"start": "texel fit"})
@@ -201,5 +231,5 @@ def open_study(setup: Setup) -> tuple[optuna.Study, bool]:
             what = ", ".join(f"{k}: {old.get(k)!r} then, {attrs[k]!r} now" for k in changed)
             raise ValueError(f"study {name!r} was created with other settings ({what}); use another --study")
     seed = sampler_seed(config.seed, created, len(study.trials))
-    study.sampler = make_sampler(config.sampler_name, seed, setup.warm or setup.space.defaults(), len(directions))
+    study.sampler = make_sampler(config.sampler_name, seed, setup.start, len(directions))
     return study, created

@@ -37,6 +37,7 @@ from typing import Optional, Sequence, Union
 from games import KInARow
 from games.cli import add_game_arguments, game_from_args
 from search.agents import AgentType, make_agent
+from tuning._sigint import exit_at_once_on_ctrl_c
 from tuning.labels import LabelledPosition, LabelSet, default_path, load_labels
 from tuning.stats import wilson as wilson  # the blunder table's interval, defined with the other statistics
 
@@ -154,11 +155,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit {args.limit} must be a positive integer")
     try:
-        game = game_from_args(parser, args)
-        player = make_agent(args.agent, game, seed=args.seed)
-        labels = load_labels(args.data or default_path(game), game)
-        report = blunder_rate(player, labels, positions=spread(labels.positions, args.limit), band_width=args.band_width,
-                              seed=args.seed)  # fmt: skip
+        with exit_at_once_on_ctrl_c("tuning.blunders: interrupted"):  # numba's compiler would swallow the interrupt
+            game = game_from_args(parser, args)
+            player = make_agent(args.agent, game, seed=args.seed)
+            labels = load_labels(args.data or default_path(game), game)
+            report = blunder_rate(player, labels, positions=spread(labels.positions, args.limit),
+                                  band_width=args.band_width, seed=args.seed)  # fmt: skip
     except ValueError as exc:  # bad game, label file, agent spec, weight file or band width: all ValueErrors
         parser.error(str(exc))
     if args.json:

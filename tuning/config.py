@@ -22,6 +22,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Mapping, Optional
 
+from tuning.match import MAX_PAIRS, check_count, max_workers
 from tuning.samplers import SAMPLERS
 from tuning.space import TUNABLE
 
@@ -29,6 +30,8 @@ MODES = ("fair", "pareto")
 PRUNERS = ("wilcoxon", "median", "none")
 DEFAULT_STORAGE = "sqlite:///runs/tuning.db"
 WARM_STARTS = ("none", "fit")
+MAX_TRIALS = 1_000_000
+"""The most trials a study may aim at (each is at least one pair of games; a million is months)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,10 @@ class TuneConfig:
         progress: show a progress bar.
         warm_start: ``none``, or ``fit``: also queue (SPSA: start from) the weights fitted to the game's
             solver-labelled positions by Texel's method (:func:`tuning.texel.warm_start_weights`).
+        incumbent: the weight file a result must beat to be called an improvement (``"none"``: no such
+            test); None: the shipped ``weights/<game>-<heuristic>-tuned.json`` when there is one.
+        incumbent_pairs: the cap of the SPRT against the incumbent, in pairs.
+        incumbent_sprt: that SPRT's bounds in normalised Elo, ``(elo0, elo1)``.
     """
 
     game: str = "connect4"
@@ -95,10 +102,13 @@ class TuneConfig:
     run_dir: Optional[Path] = None
     progress: bool = True
     warm_start: str = "none"
+    incumbent: Optional[str] = None
+    incumbent_pairs: int = 1000
+    incumbent_sprt: tuple[float, float] = (0.0, 5.0)
 
     def __post_init__(self) -> None:
         for name, low in (("trials", 1), ("pairs", 1), ("nodes", 1), ("confirm_pairs", 1), ("confirm_top", 1),
-                          ("plies", 0), ("workers", 1), ("random_every", 1), ("radius", 0)):  # fmt: skip
+                          ("plies", 0), ("workers", 1), ("random_every", 1), ("radius", 0), ("incumbent_pairs", 1)):  # fmt: skip
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
                 raise ValueError(f"{_flag(name)} {value!r} must be an integer of at least {low}")
@@ -108,6 +118,12 @@ class TuneConfig:
             raise ValueError("--opponents needs at least one weight file or agent spec")
         if self.timeout is not None and not (math.isfinite(self.timeout) and self.timeout > 0):
             raise ValueError(f"--timeout {self.timeout!r} must be a positive number of seconds")
+        for name, high in (("pairs", MAX_PAIRS), ("confirm_pairs", MAX_PAIRS), ("incumbent_pairs", MAX_PAIRS),
+                           ("trials", MAX_TRIALS), ("workers", max_workers())):  # fmt: skip
+            check_count(_flag(name), getattr(self, name), high)
+        elo0, elo1 = self.incumbent_sprt
+        if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+            raise ValueError(f"--incumbent-sprt {elo0:g},{elo1:g}: need finite elo0 < elo1, e.g. 0,5")
         low, high = self.depth_range
         if not 1 <= low < high:
             raise ValueError(f"--depth-range {low},{high} must satisfy 1 <= low < high")

@@ -22,16 +22,17 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from games import game_from_record
+from games import KInARow, game_from_record
 from games.cli import add_game_arguments, game_from_args
 from heuristics import WeightFile, get_spec, save_weights
 from search.budget import Limit, load_weight_file
-from tuning.labels import default_path, load_labels
+from tuning._sigint import exit_at_once_on_ctrl_c
+from tuning.labels import LabelSet, default_path, load_labels
 from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tuning.fit", description=__doc__.splitlines()[0].strip("`: "))
+    parser = argparse.ArgumentParser(prog="python -m tuning.fit", description=_summary())
     parser.add_argument("--heuristic", required=True, help="the evaluator whose weights to fit")
     add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
@@ -42,6 +43,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--heldout", type=float, default=DEFAULT_HELDOUT,
                         help=f"share of positions held out to judge the fit (default {DEFAULT_HELDOUT})")  # fmt: skip
     return parser
+
+
+def _summary() -> str:
+    """The docstring's first line without its ````python -m tuning.fit``:```` prefix: what --help opens with."""
+    first = (__doc__ or "").splitlines()[0]
+    summary = first.split("``: ", 1)[-1]
+    return summary[:1].upper() + summary[1:]
 
 
 def package_version() -> str:
@@ -63,10 +71,8 @@ def provenance(result: FitResult, data: Path, header: dict[str, Any], argv: Sequ
     }  # fmt: skip
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the command line; return the exit code."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+def _fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[KInARow, LabelSet, Path, FitResult, Limit]:
+    """Load the start and the labels, and fit; a bad value is the parser's one-line error."""
     search = Limit()
     try:
         game = game_from_args(parser, args)
@@ -83,6 +89,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              heldout=args.heldout)  # fmt: skip
     except ValueError as exc:  # every error of games, heuristics and label files is one
         parser.error(str(exc))
+    return game, labels, data, result, search
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    with exit_at_once_on_ctrl_c("tuning.fit: interrupted; nothing written"):  # numba's compiler would swallow it
+        game, labels, data, result, search = _fit(parser, args)
     print(f"{args.heuristic} on {len(labels.positions)} positions of {game} ({data}), scale {result.scale:.6g}")
     print(f"  training loss {result.loss_before:.5f} -> {result.loss_after:.5f}")
     print(f"  held-out loss {result.heldout_before:.5f} -> {result.heldout_after:.5f}")

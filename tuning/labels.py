@@ -52,6 +52,7 @@ import os
 import shlex
 import sys
 import tempfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
@@ -162,6 +163,9 @@ def _read_lines(source: Path) -> list[str]:
             return handle.read().splitlines()
     except OSError as exc:
         raise LabelFileError(f"{source}: cannot read as a gzip'd label file: {exc.strerror or exc}") from None
+    except (EOFError, zlib.error) as exc:  # a truncated or corrupted gzip stream
+        raise LabelFileError(f"{source}: the gzip'd label file is truncated or corrupt ({exc}); "
+                             "write it again (python -m tuning.labels)") from None  # fmt: skip
 
 
 def _header_game(header: Any, source: Path) -> KInARow:
@@ -244,7 +248,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not out.parent.is_dir():
         parser.error(f"--out {args.out}: folder {str(out.parent)!r} does not exist")
     command = "python -m tuning.labels " + shlex.join(sys.argv[1:] if argv is None else list(argv))
-    header, rows = generate(game, args.count, args.seed, settings, command, progress=None if args.quiet else sys.stderr)
+    generated, rows = generate(game, args.count, args.seed, settings, command, progress=None if args.quiet else sys.stderr)
+    header = {"format": FORMAT, "version": VERSION, **generated}  # the generator knows the positions, not the format
     write_labels(out, header, rows)
     if len(rows) < args.count:
         print(f"warning: only {len(rows)} distinct positions found (asked for {args.count})", file=sys.stderr)

@@ -39,11 +39,12 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
-from games import KInARow, Position
+from games import KInARow
 from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from search.agents import AgentSpecError, AgentType, make_agent
-from tuning.openings import Opening, make_openings
+from search.openings import Opening, make_openings
+from search.playing import play_game
 from tuning.stats import Estimate, Sprt, parse_sprt, pentanomial, trinomial
 
 
@@ -148,30 +149,6 @@ def pair_seed(seed: int, index: int, game_number: int, side: int) -> int:
     return int(np.random.SeedSequence([seed, index, game_number, side]).generate_state(1)[0])
 
 
-def play_game(start: Position, first: AgentType, second: AgentType) -> tuple[float, int, list[int], list[int]]:
-    """Play from ``start`` (copied) to the end; ``first`` is to move.
-
-    Returns ``(first's score, plies played, nodes per agent, searched moves per agent)``.
-    """
-    position = start.copy()
-    agents = (first, second)
-    nodes, searched = [0, 0], [0, 0]
-    side, plies = 0, 0
-    mover = position.to_move
-    while not position.is_terminal():
-        agent = agents[side]
-        position.play(agent.select_move(position))
-        result = getattr(agent, "last_result", None)
-        if result is not None:
-            nodes[side] += result.nodes
-            searched[side] += 1
-        side, plies = 1 - side, plies + 1
-    outcome = position.result()  # from the first player's (x's) point of view
-    assert outcome is not None
-    score = outcome if mover == 0 else 1.0 - outcome
-    return score, plies, nodes, searched
-
-
 AGENT_CACHE_SIZE = 16
 """Agents a process keeps built (least recently used dropped first).  Each holds a transposition table
 (4 MB by default, 32 MB for ``perfect``), and a tuner's workers see a new candidate spec every trial, so an
@@ -229,6 +206,25 @@ def play_pair(task: PairTask) -> PairResult:
                       (nodes[0], nodes[1]), (searched[0], searched[1]), task.opponent)  # fmt: skip
 
 
+MAX_PAIRS = 10_000_000
+"""The most pairs one match plays (20 million games: days of play at any budget worth measuring); more is a typo."""
+WORKERS_PER_CORE = 4
+"""Worker processes allowed per core: more only queue for the cores (and each holds its agents and tables)."""
+
+
+def max_workers() -> int:
+    """The most worker processes this machine runs usefully: :data:`WORKERS_PER_CORE` per core."""
+    return WORKERS_PER_CORE * default_workers()
+
+
+def check_count(name: str, value: Optional[int], high: int) -> None:
+    """Raise ValueError naming ``name`` unless ``value`` (None passes) is an integer in ``[1, high]``."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ValueError(f"{name} {value!r} must be an integer from 1 to {high:,}")
+
+
 def default_workers() -> int:
     """All the cores this process may use."""
     try:
@@ -248,8 +244,7 @@ class MatchRunner:
 
     def __init__(self, workers: Optional[int] = None) -> None:
         workers = default_workers() if workers is None else workers
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ValueError(f"workers={workers!r} must be a positive integer")
+        check_count("workers", workers, max_workers())
         self.workers = workers
         # spawn, not fork: the parent may hold threads (Optuna's heartbeat, a database driver)
         self._pool = _spawn_pool(workers) if workers > 1 else None
@@ -401,9 +396,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         try:
             game = game_from_args(parser, args)
             pairs = args.pairs if args.pairs is not None else (SPRT_PAIR_CAP if args.sprt else DEFAULT_PAIRS)
-            for name, value in (("--pairs", pairs), ("--openings", args.openings), ("--workers", args.workers)):
-                if value is not None and value < 1:
-                    raise ValueError(f"{name} {value} must be at least 1")
+            for name, value, high in (("--pairs", pairs, MAX_PAIRS), ("--openings", args.openings, MAX_PAIRS),
+                                      ("--workers", args.workers, max_workers())):  # fmt: skip
+                check_count(name, value, high)
             sprt = Sprt(*parse_sprt(args.sprt), alpha=args.alpha, beta=args.beta) if args.sprt else None
             check_specs(game, (args.a, args.b))
             count = args.openings or min(pairs, MAX_OPENINGS)

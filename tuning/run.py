@@ -9,7 +9,7 @@ own starting point; ``--baseline`` makes it a one-member gauntlet.
 
 1. **Search.**  The space is every weight of the heuristic within its
    registered bounds plus ``branching`` (q) and ``depth`` (``--tune``).  The
-   paper's defaults are the first trial.  By default both sides get the same
+   incumbent (below), then the paper's defaults, are the first trials.  By default both sides get the same
    node budget per move (``--nodes``), so depth and q trade off inside it
    instead of "deeper always wins"; ``--mode pareto`` instead maximises the
    score and minimises nodes per move (two objectives, no budget).  Each
@@ -17,12 +17,25 @@ own starting point; ``--baseline`` makes it a one-member gauntlet.
 2. **Confirmation.**  The best trials of the search were selected on noisy
    results and look better than they are (the winner's curse).  The top
    ``--confirm-top`` are replayed with fresh games on held-out openings the
-   search never saw, each opening against every opponent; the best is
-   exported only if the 95% lower bound of its pooled Elo is above 0 and no
+   search never saw, each opening against every opponent; a candidate is
+   accepted only if the 95% lower bound of its pooled Elo is above 0 and no
    opponent is significantly stronger (no member's interval lies below
-   1/2).  Otherwise the run says why, keeps the candidate in the run
+   1/2).  The intervals are :func:`tuning.stats.score_interval`'s, which do
+   not collapse on a handful of one-sided games.
+3. **The incumbent.**  Beating the gauntlet is not beating what the user
+   already has.  When the game and heuristic have a shipped tuned file
+   (``weights/<game>-<heuristic>-tuned.json``) or ``--incumbent FILE`` names
+   one, that file is the champion: its point is the first trial (SPSA's
+   starting theta), and the accepted candidate is exported only after it
+   beats the incumbent itself in an SPRT on normalised Elo
+   ``--incumbent-sprt`` (default ``0,5``, alpha = beta = 0.05) capped at
+   ``--incumbent-pairs`` pairs, on fresh openings (see
+   :mod:`tuning._incumbent`).  Otherwise the verdict is "no improvement
+   over <incumbent>: Elo x [lo, hi]", exit code 3 and no advice to ship.
+   Without an incumbent (``--incumbent none``) the accepted candidate is
+   exported.  Otherwise the run says why, keeps the candidate in the run
    directory, and exits with code 3.
-3. **Output.**  The weight file (``--out``, provenance included), and a run
+4. **Output.**  The weight file (``--out``, provenance included), and a run
    directory with the openings, ``trials.csv``, ``confirmation.csv``,
    ``summary.md`` and PNG plots.
 
@@ -36,9 +49,15 @@ across machines) share the study.  A run killed mid-trial loses nothing: the
 storage commits trial by trial, a dead process's RUNNING trial is failed
 (at once on the same host, by the heartbeat elsewhere) and queued again,
 confirmations already played are stored in the study and reused, and files
-are written atomically.  See :mod:`tuning._study`.
+are written atomically.  See :mod:`tuning._study`.  A study that already
+holds ``--trials`` finished trials and a verdict is not replayed: the same
+command says it is complete and repeats the recorded verdict and exit code;
+one that changes a check after the search (``--confirm-pairs``, ``--confirm-top``,
+``--incumbent-pairs``, ``--incumbent-sprt``, ``--out``) plays that check
+(the same seed replays the games already played, then goes on).
 
-Exit codes: 0 a confirmed improvement was exported; 3 none was found; 2 bad input; 130 interrupted.
+Exit codes: 0 a confirmed improvement (over the incumbent, when there is one) was exported; 3 none was found;
+2 bad input; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -60,20 +79,24 @@ from heuristics import save_weights
 from heuristics.errors import HeuristicError
 from search.agents import AgentSpecError
 from tuning._confirm import Confirmation, confirm, export
-from tuning._objective import MatchObjective, ObjectiveFactory
-from tuning._report import Progress, confirmation_rows, csv_text, print_table, say, summary_markdown, trial_rows, write_plots
+from tuning._incumbent import INCUMBENT_SEED_OFFSET, Challenge, challenge
+from tuning._objective import MatchObjective, ObjectiveFactory, SPSAObjective
+from tuning._report import confirmation_rows, csv_text, print_table, summary_markdown, trial_rows, write_plots
 from tuning._setup import Setup, open_study, prepare
+from tuning._sigint import EXIT_INTERRUPTED, exit_at_once_on_ctrl_c
 from tuning._study import finished, recover, redact, stop_at
 from tuning.config import MODES, PRUNERS, WARM_STARTS, TuneConfig, parse_depth_range, parse_tune
 from tuning.match import MatchRunner
 from tuning.openings import write_text_atomic
+from tuning.progress import Progress, say
 from tuning.samplers import SAMPLERS
-from tuning.spsa import SPSAObjective, SPSASampler
+from tuning.spsa import SPSASampler
+from tuning.stats import Sprt, parse_sprt
 
 EXIT_NO_IMPROVEMENT = 3
 """Exit code when no candidate confirms a significant improvement."""
-EXIT_INTERRUPTED = 130
-"""Exit code after Ctrl-C (128 + SIGINT), as shells report it."""
+VERDICT_KEY = "verdict"
+"""Study attribute holding the last finished run's exit code, verdict and advice (what a re-run reports)."""
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_NO_IMPROVEMENT", "Progress", "TuneConfig", "main", "tune"]
 
@@ -105,12 +128,16 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     failed, queued = recover(study)
     done = finished(study)
     remaining = max(0, config.trials - done)
+    recorded = study.user_attrs.get(VERDICT_KEY)
+    if not remaining and isinstance(recorded, dict) and recorded.get("checks") == _checks(setup) and not (failed or queued):
+        return _complete(setup, done, recorded)
     if not created:
         say(f"resuming study {setup.study_name!r} in {redact(config.storage)}: {done} finished trials"
             + (f", {failed} of a dead process failed" if failed else "") + (f", {queued} queued again" if queued else "")
             + f"; {remaining} more to reach --trials {config.trials}")  # fmt: skip
-    confirm_games = 2 * config.confirm_top * config.confirm_pairs * len(setup.opponents)
-    progress = Progress(remaining * config.pairs * 2 + confirm_games, config.progress)
+    tail = 2 * config.confirm_top * config.confirm_pairs * len(setup.opponents)
+    tail += 2 * config.incumbent_pairs if setup.incumbent is not None else 0
+    progress = Progress(remaining * config.pairs * 2 + tail, config.progress, trials=remaining, tail=tail)
     started = time.perf_counter()
     spsa = isinstance(study.sampler, SPSASampler)
     with MatchRunner(config.workers) as runner:
@@ -123,23 +150,68 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
             if isinstance(final, MatchObjective):
                 final.prune = False  # one trial, scored in full: there is nothing to compare it with
             _evaluate_spsa_theta(setup, study, final)
-        progress.replan(confirm_games)  # trials other workers ran or a timeout cut off are not ours to play
+        progress.replan(tail)  # trials other workers ran or a timeout cut off are not ours to play
         confirmations = confirm(setup, study, runner, progress)
+        best = _best(confirmations)
+        versus = _challenge(setup, study, runner, progress, best) if best is not None and best.accepted else None
     progress.close()
     seconds = time.perf_counter() - started
     write_text_atomic(setup.run_dir / "trials.csv", csv_text(trial_rows(study)))
     write_text_atomic(setup.run_dir / "confirmation.csv", csv_text(confirmation_rows(confirmations)))
-    code, verdict = _verdict(setup, study, confirmations)
+    code, verdict = _verdict(setup, study, best, versus)
     notes = write_plots(study, setup.run_dir)
     write_text_atomic(setup.run_dir / "summary.md",
                       summary_markdown(setup, study, confirmations, verdict, notes, seconds, progress.games))  # fmt: skip
+    advice = f"To ship it: cp {setup.out} weights/" if code == 0 and not _in_weights(setup.out) else None
+    study.set_user_attr(VERDICT_KEY, {"code": code, "verdict": verdict, "advice": advice, "trials": finished(study),
+                                      "checks": _checks(setup)})  # fmt: skip
     print_table(confirmations)
     print(verdict)
     print(f"{progress.games} games in {seconds:.0f} s ({progress.rate:.1f} games/s); run folder {setup.run_dir}")
     print(f"Browse the study (pip install optuna-dashboard): optuna-dashboard {redact(config.storage)}")
-    if code == 0 and setup.out.resolve().parent != Path("weights").resolve():
-        print(f"To ship it: cp {setup.out} weights/")
+    if advice:
+        print(advice)
     return code
+
+
+def _in_weights(path: Path) -> bool:
+    return path.resolve().parent == Path("weights").resolve()
+
+
+def _checks(setup: Setup) -> dict[str, Any]:
+    """The settings of the checks after the search: a re-run that changes one (say, a longer incumbent test) plays it."""
+    c = setup.config
+    return {"confirm_top": c.confirm_top, "confirm_pairs": c.confirm_pairs, "incumbent_pairs": c.incumbent_pairs,
+            "incumbent_sprt": list(c.incumbent_sprt), "incumbent": setup.incumbent.spec if setup.incumbent else None,
+            "out": str(setup.out)}  # fmt: skip
+
+
+def _complete(setup: Setup, done: int, recorded: dict[str, Any]) -> int:
+    """A finished study run again: its recorded verdict, no game, no file rewritten."""
+    print(f"study {setup.study_name!r} complete ({done} finished trials; raise --trials to continue). "
+          f"Its record: {setup.run_dir / 'summary.md'}")  # fmt: skip
+    print(recorded.get("verdict", ""))
+    if recorded.get("advice"):
+        print(recorded["advice"])
+    code = recorded.get("code")
+    return code if isinstance(code, int) else EXIT_NO_IMPROVEMENT
+
+
+def _best(confirmations: list[Confirmation]) -> Optional[Confirmation]:
+    """The confirmation to export: the best accepted one by lower bound, else the best of all (to explain why not)."""
+    accepted = [c for c in confirmations if c.accepted]
+    return max(accepted or confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
+
+
+def _challenge(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress,
+               best: Confirmation) -> Optional[Challenge]:  # fmt: skip
+    """The SPRT of the best confirmed candidate against the incumbent (None without an incumbent)."""
+    incumbent, config = setup.incumbent, setup.config
+    if incumbent is None:
+        return None
+    sprt = Sprt(*config.incumbent_sprt)
+    return challenge(study, runner, progress, setup.game, setup.book, incumbent, best.trial.number, best.candidate.spec(),
+                     sprt, config.incumbent_pairs, config.seed + INCUMBENT_SEED_OFFSET)  # fmt: skip
 
 
 def _evaluate_spsa_theta(setup: Setup, study: optuna.Study, objective: Any) -> None:
@@ -152,20 +224,27 @@ def _evaluate_spsa_theta(setup: Setup, study: optuna.Study, objective: Any) -> N
         study.optimize(objective, n_trials=1, catch=(), gc_after_trial=False)
 
 
-def _verdict(setup: Setup, study: optuna.Study, confirmations: list[Confirmation]) -> tuple[int, str]:
-    """Export the best accepted confirmation (see :attr:`Confirmation.accepted`); ``(exit code, verdict)``."""
-    accepted = [c for c in confirmations if c.accepted]
-    best = max(accepted or confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
+def _verdict(setup: Setup, study: optuna.Study, best: Optional[Confirmation],
+             versus: Optional[Challenge]) -> tuple[int, str]:  # fmt: skip
+    """Export ``best`` if it is accepted (and beat the incumbent, when there is one); ``(exit code, verdict)``."""
     if best is None:
         return EXIT_NO_IMPROVEMENT, "No trial completed, so nothing was confirmed or exported."
     save_weights(best.candidate.weight_file(setup.game, {"trial": best.trial.number, "study": setup.study_name}),
                  setup.run_dir / "candidate.json")  # fmt: skip
     e = best.estimate
     against = "the baseline" if len(setup.opponents) == 1 else f"the {len(setup.opponents)} opponents together"
+    kept = f"Nothing exported; the candidate is kept in {setup.run_dir / 'candidate.json'}."
+    if best.accepted and setup.incumbent is not None and (versus is None or not versus.beaten):
+        assert versus is not None
+        more = (f" To test longer, run the same command with --incumbent-pairs {4 * versus.cap} (the search is not replayed)."
+                if versus.verdict == "cap" else "")  # fmt: skip
+        return EXIT_NO_IMPROVEMENT, (f"No improvement over {setup.incumbent.name}: {versus.describe(setup.incumbent)}. "
+                                     f"(Against {against}: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}].) {kept}{more}")  # fmt: skip
     if best.accepted:
-        path = export(setup, study, best, setup.out)
+        path = export(setup, study, best, setup.out, versus)
+        beaten = f"; it beat {setup.incumbent.name}: {versus.describe(setup.incumbent)}" if versus and setup.incumbent else ""
         return 0, (f"Trial {best.trial.number} confirmed: Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] "
-                   f"over {against} on {e.n} held-out pairs, and worse than none of them. Exported to {path}.")  # fmt: skip
+                   f"over {against} on {e.n} held-out pairs, and worse than none of them{beaten}. Exported to {path}.")  # fmt: skip
     reasons = []
     if e.elo_low <= 0:
         reasons.append(f"Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}] over {against}, whose 95% lower bound "
@@ -174,7 +253,7 @@ def _verdict(setup: Setup, study: optuna.Study, confirmations: list[Confirmation
                 for m in best.losing_to()]  # fmt: skip
     return EXIT_NO_IMPROVEMENT, (
         f"No significant improvement: the best confirmation (trial {best.trial.number}) has " + "; ".join(reasons)
-        + f". Nothing exported; the candidate is kept in {setup.run_dir / 'candidate.json'}.")  # fmt: skip
+        + f". {kept}")  # fmt: skip
 
 
 def _default(name: str) -> Any:
@@ -219,6 +298,13 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--plies", type=int, help=f"random plies per opening (default {_default('plies')})")
     c.add_argument("--confirm-top", type=int, help=f"best trials replayed on held-out openings (default {_default('confirm_top')})")
     c.add_argument("--confirm-pairs", type=int, help=f"pairs per confirmation (default {_default('confirm_pairs')})")
+    c.add_argument("--incumbent", metavar="FILE",
+                   help="the weight file a result must beat in an SPRT to be exported, 'none' for no such test "
+                   "(default: the shipped weights/<game>-<heuristic>-tuned.json, when there is one)")
+    c.add_argument("--incumbent-pairs", type=int,
+                   help=f"cap of the SPRT against the incumbent, in pairs (default {_default('incumbent_pairs')})")
+    c.add_argument("--incumbent-sprt", metavar="ELO0,ELO1",
+                   help="that SPRT's normalised-Elo bounds (default %g,%g)" % _default("incumbent_sprt"))
     c.add_argument("--warm-start", choices=WARM_STARTS,
                    help="fit: also queue the weights fitted to the game's solver-labelled positions (Texel's method) "
                    "as a trial before the study starts; SPSA starts from them (default none)")
@@ -237,6 +323,8 @@ def config_from_args(args: argparse.Namespace) -> TuneConfig:
     options["opponents"] = tuple(options["opponents"]) if options["opponents"] is not None else None
     options["tune"] = parse_tune(options["tune"]) if options["tune"] is not None else None
     options["depth_range"] = parse_depth_range(options["depth_range"]) if options["depth_range"] is not None else None
+    if options["incumbent_sprt"] is not None:
+        options["incumbent_sprt"] = parse_sprt(options["incumbent_sprt"])
     for name in ("out", "run_dir"):
         options[name] = Path(options[name]) if options[name] is not None else None
     return TuneConfig.from_options(options)
@@ -248,7 +336,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         try:
-            setup = prepare(config_from_args(args))
+            # nothing to clean up yet, and numba's compiler would swallow a KeyboardInterrupt: leave at once
+            with exit_at_once_on_ctrl_c("tuning.run: interrupted during start-up; nothing was played or stored"):
+                setup = prepare(config_from_args(args))
         except (ValueError, GameError, HeuristicError, AgentSpecError, OSError) as error:
             parser.error(str(error))
         try:

@@ -20,6 +20,8 @@ from optuna.samplers import BaseSampler
 from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
+from tuning.spsa import SPSASampler
+
 SAMPLERS = ("tpe", "cmaes", "gp", "random", "nsga2", "onepercent", "spsa")
 """The names ``--sampler`` accepts."""
 
@@ -118,8 +120,6 @@ def make_sampler(name: str, seed: Optional[int], start: Mapping[str, float], obj
     if name == "onepercent":
         return OnePercentSampler(start, seed)
     if name == "spsa":
-        from tuning.spsa import SPSASampler
-
         return SPSASampler(start, seed)
     if name == "cmaes":
         _need("cmaes", "cmaes")

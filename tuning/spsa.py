@@ -31,8 +31,8 @@ workers on one study (a PostgreSQL URL across machines) read the same
 applied when ``theta`` is read (an unclipped sum commutes; a clipped one
 would not).
 
-The objective of an SPSA trial is not a score to rank: :class:`SPSAObjective`
-plays the trial's ``theta+`` against its ``theta-`` and returns ``theta+``'s
+The objective of an SPSA trial is not a score to rank:
+:class:`tuning._objective.SPSAObjective` plays the trial's ``theta+`` against its ``theta-`` and returns ``theta+``'s
 score.  The tuner then evaluates the final ``theta`` as one ordinary trial
 against the gauntlet, and that trial is the one confirmed (see
 :func:`tuning.run.tune`).
@@ -41,19 +41,13 @@ against the gauntlet, and that trial is the one confirmed (see
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
-import optuna
 from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
 from optuna.samplers import BaseSampler
 from optuna.study import Study
 from optuna.trial import FrozenTrial, TrialState
-
-if TYPE_CHECKING:
-    from tuning._report import Progress
-    from tuning._setup import Setup
-    from tuning.match import MatchRunner
 
 K_KEY, DELTA_KEY, MINUS_KEY, STEP_KEY = "spsa:k", "spsa:delta", "spsa:minus", "spsa:step"
 OBJECTIVE_ATTR = "objective"
@@ -160,36 +154,3 @@ def _bounds(dist: BaseDistribution) -> tuple[float, float, bool]:
     if isinstance(dist, (FloatDistribution, IntDistribution)):
         return float(dist.low), float(dist.high), bool(dist.log)
     raise ValueError(f"SPSA needs numeric parameters; got {dist!r}")
-
-
-class SPSAObjective:
-    """An SPSA iteration: the trial's ``theta+`` against its ``theta-``, paired games; returns ``theta+``'s score.
-
-    Plays ``--pairs`` pairs on the tuning openings, never pruned (the result
-    is a gradient sample, not a score to compare with other trials).
-    """
-
-    def __init__(self, setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress) -> None:
-        self.setup, self.study, self.runner, self.progress = setup, study, runner, progress
-
-    def __call__(self, trial: optuna.Trial) -> float:
-        """Play the iteration and return theta+'s mean score per game."""
-        from tuning._objective import record
-        from tuning._study import claim
-
-        setup, config = self.setup, self.setup.config
-        claim(self.study, trial)
-        trial.set_user_attr(OBJECTIVE_ATTR, "spsa")
-        plus = setup.candidate(setup.space.suggest(trial))
-        minus_params = self.study._storage.get_trial_system_attrs(trial._trial_id).get(MINUS_KEY, {})
-        minus = setup.candidate({**setup.space.defaults(), **minus_params})
-        trial.set_user_attr("spec", plus.spec())
-
-        def on_pair(result: Any) -> bool:
-            self.progress.advance(2, f"SPSA iteration {trial.number}")
-            return False
-
-        result = self.runner.match(setup.game, plus.spec(), minus.spec(), setup.book.tuning[: config.pairs], config.pairs,
-                                   config.seed + trial.number, on_pair=on_pair)  # fmt: skip
-        record(trial, result)
-        return result.score

@@ -9,11 +9,19 @@ Two ways to count a match:
   opening, so its variance is smaller and the interval honest; fishtest and
   OpenBench report pentanomial statistics for that reason.
 
-The formulas are the normal approximations that fishtest and OpenBench use:
-the score ``s`` is the mean of the per-game (trinomial) or per-pair-average
-(pentanomial) outcomes, its standard error ``sqrt(var / n)``; Elo is the
-logistic ``-400 log10(1/s - 1)``, and an interval for the score maps to an
-interval for Elo.  The SPRT is the generalised SPRT on *normalised* Elo
+The point estimate is the one fishtest and OpenBench report: the score ``s``
+is the mean of the per-game (trinomial) or per-pair-average (pentanomial)
+outcomes and Elo the logistic ``-400 log10(1/s - 1)``.  The interval is the
+normal one *after padding the counts* in the manner of Agresti and Coull
+("Approximate is better than 'exact' for interval estimation of binomial
+proportions", The American Statistician 52(2), 1998): ``z^2/2`` pseudo-wins
+and as many pseudo-losses are added (``z^2/4`` pairs to each extreme
+pentanomial bin), so a one-sided result (4 wins in 4 games) gets a wide
+interval that still holds 1/2, not the zero-width ``[+inf, +inf]`` of the
+plain normal interval, while a match of hundreds of pairs keeps the
+fishtest interval to within a fraction of an Elo.  The score interval maps
+to an interval for Elo.  :func:`score_interval` is the one function every
+decision of the project takes its interval from.  The SPRT is the generalised SPRT on *normalised* Elo
 (nElo: the score's distance from 1/2 in units of its per-game standard
 deviation, times 800/ln 10), whose log-likelihood ratio is
 ``n (m1 - m0)(2 s - m0 - m1) / (2 var)`` with ``m0, m1`` the scores the two
@@ -42,11 +50,12 @@ GAME_SCORES = (1.0, 0.5, 0.0)
 NELO_SCALE = 800.0 / math.log(10.0)
 """nElo = (score - 1/2) / per-game standard deviation * NELO_SCALE."""
 REGULARIZATION = 1e-3
-"""Pseudo-count added to every bin by :func:`sprt_llr`."""
-
-
+"""Pseudo-count added to every bin by :func:`sprt_llr` (fishtest's), on top of the Agresti-Coull padding."""
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
+SPRT_PSEUDO_PAIRS = Z95 * Z95 / 4.0
+"""Pairs added to each extreme pentanomial bin (z^2/2 games to each of W and L) before an SPRT's LLR: the
+95% Agresti-Coull padding, so a few one-sided pairs cannot end a test (10 double wins give LLR +0.37 on [0, 5])."""
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -142,34 +151,70 @@ def _moments(counts: Sequence[float], outcomes: Sequence[float]) -> tuple[float,
     return n, mean, var
 
 
-def _estimate(n: float, games: float, mean: float, var: float, confidence: float) -> Estimate:
+def padded(counts: Sequence[float], z: float = Z95) -> list[float]:
+    """``counts`` (trinomial W, D, L or 5 pentanomial bins) with the Agresti-Coull padding of ``z``.
+
+    ``z^2/2`` pseudo-wins and ``z^2/2`` pseudo-losses: to W and L of a
+    trinomial count, as ``z^2/4`` double wins and double losses to a
+    pentanomial one (a pair is two games).
+
+    Example:
+        >>> [round(c, 2) for c in padded([0, 0, 0, 0, 2])]
+        [0.96, 0.0, 0.0, 0.0, 2.96]
+    """
+    values = [float(c) for c in counts]
+    pad = z * z / 2.0 if len(values) == 3 else z * z / 4.0
+    values[0] += pad
+    values[-1] += pad
+    return values
+
+
+def score_interval(counts: Sequence[int], confidence: float = 0.95) -> tuple[float, float]:
+    """The interval of the mean score per game, from trinomial ``(W, D, L)`` or pentanomial counts.
+
+    The normal interval of the padded counts (see :func:`padded`), widened
+    if need be to hold the observed score: it never collapses at 0% or 100%,
+    and it is ``(0, 1)`` before any game.  The shared interval of every
+    decision (confirmation, the incumbent test, the rating ladder).
+
+    Example:
+        >>> low, high = score_interval([4, 0, 0])  # 4 wins in 4 games do not exclude 1/2
+        >>> round(low, 3), high
+        (0.454, 1.0)
+    """
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence {confidence!r} must be within (0, 1)")
+    values, outcomes, _ = _outcomes(counts)
+    if sum(values) == 0:
+        return 0.0, 1.0
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    observed = _moments(values, outcomes)[1]
+    n, mean, var = _moments(padded(values, z), outcomes)
+    half = z * math.sqrt(var / n)
+    return max(0.0, min(observed, mean - half)), min(1.0, max(observed, mean + half))
+
+
+def _estimate(counts: Sequence[int], games_per_sample: int, confidence: float) -> Estimate:
+    values, outcomes, _ = _outcomes(counts)
+    n, mean, var = _moments(values, outcomes)
     if n == 0:
         return Estimate(0, 0, 0.5, 0.0, 1.0, 0.0, -math.inf, math.inf, 0.5, confidence)
-    stderr = math.sqrt(var / n)
-    z = float(norm.ppf(0.5 + confidence / 2.0))
-    low, high = max(0.0, mean - z * stderr), min(1.0, mean + z * stderr)
-    if stderr > 0.0:
-        los = float(norm.cdf((mean - 0.5) / stderr))
-    else:
-        los = 1.0 if mean > 0.5 else (0.0 if mean < 0.5 else 0.5)
-    return Estimate(int(n), int(games), mean, low, high, elo_from_score(mean), elo_from_score(low), elo_from_score(high), los,
-                    confidence)  # fmt: skip
+    low, high = score_interval(values, confidence)
+    # LOS from the padded counts too, so that a one-sided handful of games is not "100% superior"
+    n_pad, mean_pad, var_pad = _moments(padded(values), outcomes)
+    los = float(norm.cdf((mean_pad - 0.5) / math.sqrt(var_pad / n_pad)))
+    return Estimate(int(n), int(n) * games_per_sample, mean, low, high, elo_from_score(mean), elo_from_score(low),
+                    elo_from_score(high), los, confidence)  # fmt: skip
 
 
 def trinomial(wins: int, draws: int, losses: int, confidence: float = 0.95) -> Estimate:
     """Score and Elo of single games counted as wins, draws, losses."""
-    counts = _check_counts((wins, draws, losses), 3, "trinomial")
-    n, mean, var = _moments(counts, GAME_SCORES)
-    return _estimate(n, n, mean, var, confidence)
+    return _estimate(_check_counts((wins, draws, losses), 3, "trinomial"), 1, confidence)
 
 
 def pentanomial(counts: Sequence[int], confidence: float = 0.95) -> Estimate:
     """Score and Elo of game pairs counted by total score ``[0, 1/2, 1, 3/2, 2]``."""
-    values = _check_counts(counts, 5, "pentanomial")
-    n, mean, var = _moments(values, PAIR_SCORES)
-    return _estimate(n, 2 * n, mean, var, confidence)
+    return _estimate(_check_counts(counts, 5, "pentanomial"), 2, confidence)
 
 
 def _outcomes(counts: Sequence[int]) -> tuple[list[int], Sequence[float], float]:
@@ -185,17 +230,23 @@ def sprt_llr(counts: Sequence[int], nelo0: float, nelo1: float) -> float:
     """Log-likelihood ratio of H1 (nElo = ``nelo1``) against H0 (nElo = ``nelo0``).
 
     ``counts`` are trinomial ``(W, D, L)`` or pentanomial (5 pair bins); the
-    generalised SPRT with the variance estimated from the counts (each
-    bin regularised by :data:`REGULARIZATION`).  Zero before any game.
+    generalised SPRT with the score and variance estimated from the counts
+    padded as for the interval (:data:`SPRT_PSEUDO_PAIRS`; each bin also
+    regularised by :data:`REGULARIZATION`), so that a handful of one-sided
+    pairs cannot end a test.  Zero before any game.
     """
     if nelo1 <= nelo0:
         raise ValueError(f"SPRT bounds [{nelo0}, {nelo1}] must satisfy elo0 < elo1")
     values, outcomes, per_game = _outcomes(counts)
     if sum(values) == 0:
         return 0.0
-    # A tiny pseudo-count in every bin (as fishtest does) keeps the variance positive when all
-    # results fall in one bin, e.g. a clearly stronger side winning every pair.
-    n_reg, mean, var = _moments([v + REGULARIZATION for v in values], outcomes)
+    # A tiny pseudo-count in every bin (as fishtest does) keeps the variance positive whatever the counts; the
+    # Agresti-Coull padding keeps two double wins from looking like a decided test (their variance is ~0).
+    pad = SPRT_PSEUDO_PAIRS * (2.0 if len(values) == 3 else 1.0)
+    regularised = [v + REGULARIZATION for v in values]
+    regularised[0] += pad
+    regularised[-1] += pad
+    n_reg, mean, var = _moments(regularised, outcomes)
     game_sd = math.sqrt(var) * per_game
     m0 = 0.5 + nelo0 / NELO_SCALE * game_sd
     m1 = 0.5 + nelo1 / NELO_SCALE * game_sd

@@ -1,0 +1,132 @@
+"""The tuner's progress bar and status lines, with an ETA from the observed cost of trials.
+
+A trial's cost is not known in advance: the pruner stops most trials after a
+fraction of their pairs, so a bar whose total is "every pair of every trial"
+starts at hours and shrinks as trials are pruned.  :class:`Progress` instead
+times the trials themselves (pruned ones included) and estimates what is left
+as ``trials left x mean seconds per trial`` plus the games after the search
+(the confirmation, the incumbent test) at the observed games per second.
+Until :data:`ETA_AFTER_TRIALS` trials have finished it shows trials done and
+left and games/s, and no time.
+
+Example:
+    >>> clock = iter(range(0, 1000, 10)).__next__  # a clock that ticks 10 s per reading
+    >>> bar = Progress(total=100, enabled=False, trials=5, clock=clock)
+    >>> bar.eta() is None
+    True
+    >>> for _ in range(3):
+    ...     bar.advance(4)
+    ...     bar.trial_done()
+    >>> bar.status()
+    'trials 3/5, 0.3 games/s, ETA 0:00:20'
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import timedelta
+from typing import Any, Callable, Optional
+
+ETA_AFTER_TRIALS = 3
+"""Finished trials before the bar shows a time left (before that: trials done and left, games/s)."""
+
+
+def say(message: str) -> None:
+    """A status line on stderr (stdout keeps the results)."""
+    print(f"tuning.run: {message}", file=sys.stderr, flush=True)
+
+
+class Progress:
+    """A tqdm bar over games, with trials done/left, games/s and an ETA from the trials' observed cost.
+
+    A no-op display without tqdm or with ``enabled=False`` (the counts and the ETA still work).
+
+    Args:
+        total: games planned (every pair of every trial left, then the games after the search).
+        enabled: draw the bar.
+        trials: trials this run plays.
+        tail: games after the search (confirmation, incumbent test), planned at the observed games/s.
+        clock: seconds (``time.perf_counter``; a test passes a fake).
+    """
+
+    def __init__(self, total: int, enabled: bool, trials: int = 0, tail: int = 0,
+                 clock: Callable[[], float] = time.perf_counter) -> None:  # fmt: skip
+        self._bar: Any = None
+        self._clock = clock
+        self.games = 0
+        self.trials, self.tail = trials, tail
+        self.trial_seconds: list[float] = []
+        self.started = self._trial_started = clock()
+        self._note = ""
+        self._tail_from: Optional[int] = None  # games played when the search ended
+        if enabled:
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                return
+            self._bar = tqdm(total=total, unit="game", dynamic_ncols=True, file=sys.stderr,
+                             bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} games [{elapsed}{postfix}]")  # fmt: skip
+            self._bar.set_postfix_str(self.status(), refresh=False)
+
+    def advance(self, games: int, note: str = "") -> None:
+        """Count finished games."""
+        self.games += games
+        self._note = note or self._note
+        if self._bar is not None:
+            self._bar.update(games)
+            self._bar.set_postfix_str(self.status() + (f", {self._note}" if self._note else ""), refresh=False)
+
+    def trial_done(self) -> None:
+        """A trial finished (completed or pruned): its wall time is one sample of a trial's cost."""
+        now = self._clock()
+        self.trial_seconds.append(now - self._trial_started)
+        self._trial_started = now
+
+    def trial_started(self) -> None:
+        """A trial starts now (time spent between trials, e.g. by the sampler, is charged to it)."""
+        self._trial_started = self._clock()
+
+    @property
+    def rate(self) -> float:
+        """Games per second so far."""
+        return self.games / max(self._clock() - self.started, 1e-9)
+
+    def eta(self) -> Optional[float]:
+        """Seconds left, or None until :data:`ETA_AFTER_TRIALS` trials have finished (or no game was played)."""
+        done = len(self.trial_seconds)
+        left = max(0, self.trials - done)
+        if left and done < ETA_AFTER_TRIALS:
+            return None
+        search = left * sum(self.trial_seconds) / done if left else 0.0
+        tail = self.tail - (self.games - self._tail_from if self._tail_from is not None else 0)
+        if tail <= 0:
+            return search
+        return None if self.games == 0 else search + tail / self.rate
+
+    def status(self) -> str:
+        """``trials 3/60, 21.4 games/s, ETA 0:04:10`` (no ETA before it means something)."""
+        eta = self.eta()
+        when = f"ETA {timedelta(seconds=round(eta))}" if eta is not None else f"ETA after {ETA_AFTER_TRIALS} trials"
+        return f"trials {len(self.trial_seconds)}/{self.trials}, {self.rate:.1f} games/s, {when}"
+
+    def shrink(self, games: int) -> None:
+        """Take ``games`` that will not be played (a pruned trial's rest) off the total, so the bar ends at 100%."""
+        if self._bar is not None and games > 0:
+            self._bar.total = max(self._bar.n, self._bar.total - games)
+            self._bar.refresh()
+
+    def replan(self, games: int) -> None:
+        """The search is over: from now on, ``games`` more are expected (the tail)."""
+        self.trials = len(self.trial_seconds)
+        self.tail, self._tail_from = games, self.games
+        if self._bar is not None:
+            self._bar.total = self._bar.n + games
+            self._bar.refresh()
+
+    def close(self) -> None:
+        """Finish the bar at what was played (a timeout or an early stop is not shown as a stall)."""
+        if self._bar is not None:
+            self._bar.total = self._bar.n
+            self._bar.refresh()
+            self._bar.close()
