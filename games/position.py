@@ -3,8 +3,8 @@
 The position owns a few flat numpy arrays (board, stones per column, move
 history, the Zobrist key after every ply); :meth:`Position.play` and
 :meth:`Position.undo` are single kernel calls that touch one cell, so a
-search can walk the tree without copying boards (seed 001's
-markCell/unmarkCell, seed 004's apply/undo).  This class validates; the
+search can walk the tree without copying boards (the Bologna m,n,k project's
+markCell/unmarkCell, the apply_move/undo_move of Neaţu, Vişan and Banu's minimax lab).  This class validates; the
 kernels in :mod:`games._board` trust it.
 
 Example:

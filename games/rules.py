@@ -52,7 +52,7 @@ C4_ROWS = 6
 C4_COLS = 7
 C4_K = 4
 MAX_SIDE = 100
-"""Largest number of rows or columns (seed 001's tournament plays up to 70,70,10)."""
+"""Largest number of rows or columns (the Bologna m,n,k tournament plays up to 70,70,10)."""
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _MNK_TOKEN = re.compile(r"([a-zA-Z]+)(\d+)")

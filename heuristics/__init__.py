@@ -1,4 +1,4 @@
-"""Board evaluators of the seed documents, with named, tunable weights and weight files.
+"""Board evaluators of the papers and projects the package follows, with named, tunable weights and weight files.
 
 Public API::
 
@@ -10,7 +10,7 @@ Public API::
 Evaluators (``NAMES``): ``c4_features`` and ``square_values`` (Kang et al.,
 heuristics 1 and 2), ``patterns`` and ``windows`` (COMP 472 heuristics 1 and
 2), ``mics`` (Bologna m,n,k project), ``threats`` (27 tunable window, threat
-and Allis parity features, issue 15).  Each declares its weights, defaults and
+and Allis parity features).  Each declares its weights, defaults and
 tuning bounds in its ``SPEC`` (see :mod:`heuristics.spec`).  Weights that
 could push an evaluation into the search's win-score band are refused
 (:mod:`heuristics.bounds`); files are written atomically by

@@ -1,6 +1,6 @@
-"""Kang et al.'s Connect-4 feature heuristic, "Heuristics-1" (seed 000, section 3.3.1).
+"""Kang et al.'s Connect-4 feature heuristic, "Heuristics-1" (their 2019 JILSA paper, section 3.3.1).
 
-What the seed says (``000_ddd0a172e94119db.txt``, section 3.3.1 and its
+What the paper says (section 3.3.1 and its
 Figures 5-10): the board value is the sum of the values of four kinds of
 features, positive for the side we score for and negative for the opponent.
 
@@ -24,12 +24,12 @@ features, positive for the side we score for and negative for the opponent.
 Each feature is a weight; a weight of 0 switches the feature off (the paper's
 Tables 7 and 8 play single features and combinations).
 
-Decisions where the seed is vague (Table 2, the values, did not survive in the
-seed text; every number below except 900,000 is ours):
+Decisions where the paper is vague (Table 2, the values, did not survive in the
+text we have; every number below except 900,000 is ours):
 
 - "Infinity" is a finite weight: ``f1_four`` = 1e8 per fully owned 4-window
   (a run of five holds two), clearly above everything else; the search scores
-  real wins itself.  The seed values the open three "Infinity" as well (the
+  real wins itself.  The paper values the open three "Infinity" as well (the
   win cannot be stopped), so ``f2_three_open`` defaults to the same 1e8: an
   open three scores as a win.  The two stay separate weights for the tuner.
 - "Connected" means along one of the four lines (horizontal, vertical, both
@@ -38,11 +38,11 @@ seed text; every number below except 900,000 is ours):
   four or more is F1 only.  Adjacent squares off the board are unavailable.
 - The broken three is any 4-window holding three own stones and one empty
   square at position 2 or 3 (``OO.O`` or ``O.OO`` along the line).  The gap
-  need *not* be available: in the seed's own example (Figure 8) (d,2) is still
-  empty, so (d,3) cannot be played yet, and the seed values it 900,000 all
+  need *not* be available: in the paper's own example (Figure 8) (d,2) is still
+  empty, so (d,3) cannot be played yet, and the paper values it 900,000 all
   the same.  A gap at the end of the window (``OOO.``) is the connected three
   above, not a broken three.
-- Features are counted independently, as the seed's flowchart sums "all the
+- Features are counted independently, as the paper's flowchart sums "all the
   features" it detects: the two stones (b,1)-(c,2) of the broken three are
   also an F3 two, ``OO.OO`` holds two broken threes, a lone stone may be part
   of a broken three and still score F4.
@@ -122,13 +122,13 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name=NAME,
     summary="Kang et al. features: fours, open/half/closed and broken threes, twos by open squares, lone stones by column",
-    source="seed 000 (Kang, Wang, Hu 2019), section 3.3.1 Heuristics-1",
+    source="Kang, Wang, Hu 2019 (JILSA 11:15-31), section 3.3.1 Heuristics-1",
     weights=(
-        WeightSpec("f1_four", 1e8, 1e6, 1e10, log=True, doc="F1: per 4-window fully owned (seed: infinity)"),
-        WeightSpec("f2_three_open", 1e8, 1e5, 1e10, log=True, doc="F2: three in a row, both end squares available (seed: infinity)"),
-        WeightSpec("f2_three_half", 900_000.0, 1e4, 1e8, log=True, doc="F2: three in a row, one end square available (seed: 900,000)"),
-        WeightSpec("f2_three_closed", 0.0, 0.0, 1e5, doc="F2: three in a row, no end square available (seed: 0)"),
-        WeightSpec("f2_broken_three", 900_000.0, 1e4, 1e8, log=True, doc="F2: three stones in a 4-window with an empty inner gap (seed: 900,000)"),
+        WeightSpec("f1_four", 1e8, 1e6, 1e10, log=True, doc="F1: per 4-window fully owned (paper: infinity)"),
+        WeightSpec("f2_three_open", 1e8, 1e5, 1e10, log=True, doc="F2: three in a row, both end squares available (paper: infinity)"),
+        WeightSpec("f2_three_half", 900_000.0, 1e4, 1e8, log=True, doc="F2: three in a row, one end square available (paper: 900,000)"),
+        WeightSpec("f2_three_closed", 0.0, 0.0, 1e5, doc="F2: three in a row, no end square available (paper: 0)"),
+        WeightSpec("f2_broken_three", 900_000.0, 1e4, 1e8, log=True, doc="F2: three stones in a 4-window with an empty inner gap (paper: 900,000)"),
         WeightSpec("f3_two_open", 50_000.0, 1e2, 1e6, log=True, doc="F3: two in a row, both end squares available"),
         WeightSpec("f3_two_side", 10_000.0, 1e1, 1e6, log=True, doc="F3: two in a row open on one side, per available square there (at most 2)"),
         WeightSpec("f3_two_closed", 0.0, 0.0, 1e4, doc="F3: two in a row, no end square available"),

@@ -1,7 +1,7 @@
 """Incremental evaluation for free boards: state the array search updates per move instead of rescanning the board.
 
-Issue 16, item 2 (seed 001 updates its MICS values in O(k^2) per move and
-names O(k) as the improvement; seed 003 section 4.1, "solution 3": one move
+The Bologna m,n,k project updates its MICS values in O(k^2) per move and
+names O(k) as the improvement; the COMP 472 report's section 4.1, "solution 3": one move
 changes only the lines through its cell).  Without gravity a stone at ``cell``
 changes only what lies on the four lines through it within ``k - 1`` cells,
 so the search keeps per-evaluator totals and updates them on every make and
@@ -13,13 +13,13 @@ unmake:
   ``_histogram_score``, O(k^2) whatever the board; a candidate's ordering
   score is the exact score change, read from the counts in O(k) per direction
   (the same terms, in the same order, as ``_windows._order``).
-* ``mics``: for every empty cell, player and direction, the seed's four
+* ``mics``: for every empty cell, player and direction, the Bologna project's four
   direction values and the in-line double flag (``m_stats``: the per-cell,
-  per-direction line codes of seed 001), and integer totals of the board value
+  per-direction line codes of the Bologna project), and integer totals of the board value
   (``m_totals``, see ``_mics._N_TOTALS``).  A move recomputes, for the
   ``<= 2 (k - 1)`` cells on each line through it, that one direction, all of
   them in one O(k) pass over the line (``_line_stats``: O(k) per direction
-  and player, the improvement seed 001 names over its O(k^2)), and moves each
+  and player, the improvement the Bologna project names over its O(k^2)), and moves each
   touched cell's value in the totals.  A leaf is ``_totals_value``, O(k); an
   ordering score combines the cell's stored directions, O(1) plus its 8
   neighbours; a depth-1 node values its leaf children with ``_value_after``

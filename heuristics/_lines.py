@@ -2,7 +2,7 @@
 
 A *window* is a run of ``k`` consecutive cells along one of the four
 directions (horizontal, vertical, and both diagonals).  Every k-in-a-row
-evaluator in the seeds is a sum over windows or over lines, so the window
+evaluator of the sources is a sum over windows or over lines, so the window
 table is computed once per board size and passed to the kernels.  A move
 changes only the windows through its cell: :func:`_stones_in_window` walks
 those (at most ``4 k``) for the evaluators' O(k^2) ordering kernels.

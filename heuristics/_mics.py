@@ -1,6 +1,6 @@
-"""MICS: per-cell sliding-window values with strict threat tiers (seed 001, Bologna m,n,k project).
+"""MICS: per-cell sliding-window values with strict threat tiers (Huang and Spadaccini, Bologna m,n,k project).
 
-What the seed says (``001_2fbf89c63c21101d.txt``, sections "L'Euristica",
+What the project report says (sections "L'Euristica",
 "MICS - Minimum Incomplete Cell Set", "Calcolo del MICS con le sliding window",
 "Rilevamento dei doppio-giochi e fine-giochi", "Punteggi per configurazioni di
 doppio-gioco e fine-gioco", "Punteggi per allineamento e vicinanza",
@@ -30,7 +30,7 @@ The cell's ordering value is "own value plus opponent value" (favourable for
 me + favourable for the opponent = how critical the cell is); the board value
 is "sum of own cell values minus sum of opponent cell values".
 
-Numbers.  The seed text gives no numbers; it points at the constants of the
+Numbers.  The report gives no numbers; it points at the constants of the
 authors' code (``DirectionValue.MY_CELL_MULT``, ``HeuristicCell.ADIACENT_MULT``).
 The defaults below are those constants as published in the authors' repository
 (``MarkcelloPlayer/BigBoard``): ``MY_CELL_MULT = 10``, ``ADIACENT_MULT = 5``,
@@ -38,11 +38,11 @@ The defaults below are those constants as published in the authors' repository
 ``numSliding + numMyCells * MY_CELL_MULT``, and the side to move's own value
 doubled when it is a double threat or a win.
 
-Decisions where the seed is vague (each one a weight where it could matter):
+Decisions where the report is vague (each one a weight where it could matter):
 
 - MICS value of a direction (tier 3): ``window_mult * windows + my_cell_mult *
   friendly + mics_mult * n_best * mics_base ** (k - min_missing)``.  The
-  authors' code uses only the first two terms (``mics_mult = 0``); the seed
+  authors' code uses only the first two terms (``mics_mult = 0``); the report
   names the minimum and its count as the heart of MICS, so the third term adds
   them (growing geometrically with the stones already in the best window);
   default ``mics_mult = 1``, ``mics_base = 2``, small beside the alignment term
@@ -54,7 +54,7 @@ Decisions where the seed is vague (each one a weight where it could matter):
   direction, two windows lacking 2 stones whose other missing cells differ
   (an open three).  The authors' in-line rule also counted ``O O . . O``-like
   pairs whose remaining cell is the same one; that is one threat, not two, so
-  it is left out here (the seed's own justification needs two cells).
+  it is left out here (the report's own justification needs two cells).
 - Finishing beats everything, also with several of them; within tier 1 and
   tier 2 the ordering value still adds the other player's value.
 - Strict tiers for any weights in the tuning bounds, enforced in the kernel:
@@ -69,18 +69,18 @@ Decisions where the seed is vague (each one a weight where it could matter):
   side-to-move doubling: winning beats blocking, own fork beats blocking a
   fork).  ``adjacent_stones`` counts stones of either colour among the 8
   neighbours, as the authors' ``addAdjiacentCells`` does.
-- Board value (``_evaluate``): the seed's ``sumAllyHeuristic -
+- Board value (``_evaluate``): the report's ``sumAllyHeuristic -
   sumEnemyHeuristic`` = sum over empty cells of ``V_me - V_opp``.  It has no
   side-to-move term: the authors' doubling lives in ``_order`` only (the
   contract forbids a side-to-move bonus; colour antisymmetry then holds
   exactly).  Adjacency is colour-blind, so it cancels and is left out.
-- Gravity (Connect-4; the seed only plays m,n,k): every empty cell, playable
+- Gravity (Connect-4; the report only plays m,n,k): every empty cell, playable
   or not, is an empty cell of the windows.  In ``_evaluate`` a non-playable
   empty cell's ``V_me - V_opp`` is multiplied by ``unplayable_mult`` (default
   0.5: a threat above the stack is real but not yet playable); ``_order``
   scores only playable cells (its precondition).  Without gravity every empty
   cell is playable and the weight has no effect.
-- Complexity: the seed updates values incrementally in O(k^2) per move; the
+- Complexity: the report updates values incrementally in O(k^2) per move; the
   kernels here compute them from scratch per call, and the array search keeps
   them incrementally (:mod:`heuristics._incremental`).  One cell for one player and one
   direction is O(k) (one pass with a sliding count), so ``_order`` is O(k) per
@@ -120,7 +120,7 @@ _UNPLAYABLE_MULT = 8
 
 @njit(**JIT)
 def _direction(board: np.ndarray, rows: int, cols: int, k: int, cell: int, player: int, dr: int, dc: int) -> tuple[int, int, int, int, bool]:
-    """The seed's four direction values, plus an in-line double flag, of ``player`` at empty ``cell`` along ±(dr, dc).
+    """The report's four direction values, plus an in-line double flag, of ``player`` at empty ``cell`` along ±(dr, dc).
 
     board : int8[rows * cols]; ``board[cell]`` must be 0.
     Returns ``(friendly, windows, min_missing, n_best, inline_double)``;
@@ -428,7 +428,7 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name="mics",
     summary="MICS sliding-window cell values with finishing / double-threat / ordinary tiers (Bologna m,n,k player)",
-    source="001_2fbf89c63c21101d.txt, sections 'MICS - Minimum Incomplete Cell Set', "
+    source="Huang, Spadaccini, University of Bologna m,n,k project 2021/22, sections 'MICS - Minimum Incomplete Cell Set', "
     "'Calcolo del MICS con le sliding window', 'Rilevamento dei doppio-giochi e fine-giochi', "
     "'Punteggi per configurazioni di doppio-gioco e fine-gioco', 'Punteggi per allineamento e vicinanza', "
     "'Ordinamento delle mosse'",

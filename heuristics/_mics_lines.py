@@ -1,6 +1,6 @@
-"""MICS direction values of every cell near a move, in one O(k) pass over the line (seed 001's O(k) update).
+"""MICS direction values of every cell near a move, in one O(k) pass over the line (the Bologna project's O(k) update).
 
-Seed 001 updates its per-cell values in O(k^2) per move and names O(k) as
+The Bologna m,n,k project updates its per-cell values in O(k^2) per move and names O(k) as
 the improvement.  A stone changes, in each of the four directions, the
 direction values (``heuristics._mics._direction``) of the empty cells within
 ``k - 1`` of it on that line; :func:`_line_stats` computes all of them from

@@ -1,17 +1,16 @@
 """``patterns``: the COMP 472 shape heuristic (alive and dead threes and twos).
 
-Source: seed ``003_68fe610dd3fccf2d.txt`` (a COMP 472 report on the Double
-Card game, a connect-4-like game won by 4 in a row), section 2.2
-"Heuristic 1"; ``SPEC.md`` section 2, "Pattern heuristic".
+Source: Huang and Li's COMP 472 report on the Double Card game (a
+connect-4-like game won by 4 in a row), section 2.2 "Heuristic 1".
 
-What the seed says.  Write a line of the board, for one player, with ``O``
+What the report says.  Write a line of the board, for one player, with ``O``
 for an own stone, ``X`` for an empty point and ``@`` for "the other side or
 boundary"; turn the board into its 1-dimensional lines (rows, columns, both
 diagonals), score each line and sum, once for each player; return the
 AI's sum minus the human's.  The shapes and their values:
 
 ==================  ===========================================  =======
-shape               seed's examples                              value
+shape               report's examples                            value
 ==================  ===========================================  =======
 four connected      ``OOOO``                                     100,000
 alive-3             ``XOOOX``                                    10,000
@@ -27,16 +26,16 @@ dead-3 and alive-2  "one side has a Dead-3, and one side has an  10,000
 unavailable-3/2/1   ``@OOO@``, ``@OO@``, ``@O@``                 -100 each
 ==================  ===========================================  =======
 
-Decisions where the seed is vague (each is what the kernels compute, and
+Decisions where the report is vague (each is what the kernels compute, and
 what ``tests/naive_comp472.py`` recomputes by plain string matching):
 
 * **Lines.** Every full line of the board in the four directions, padded
   with one ``@`` (the boundary) at each end.  ``@`` is an opponent stone or
-  the boundary; ``X`` is any empty cell.  The seed defines ``X`` as "empty
+  the boundary; ``X`` is any empty cell.  The report defines ``X`` as "empty
   point" with no word about support, so gravity is ignored: with or without
   it the score is the same.
 * **Shapes for any k** ("3" means ``k - 1`` stones, "2" means ``k - 2``,
-  "four" means ``k``).  For k = 4 these rules give exactly the seed's
+  "four" means ``k``).  For k = 4 these rules give exactly the report's
   examples plus their mirror images, nothing else:
 
   - *connected*: ``k`` consecutive own stones;
@@ -63,7 +62,7 @@ what ``tests/naive_comp472.py`` recomputes by plain string matching):
   dead-3s in two or more directions; ``double_alive_2`` likewise for
   alive-2; ``dead_3_alive_2`` if it takes part in a dead-3 in one direction
   and an alive-2 in another.  These come on top of the single shapes'
-  values (the seed lists them as separate situations).
+  values (the report lists them as separate situations).
 * **Score** = own total minus opponent total, no side-to-move bonus: it is
   antisymmetric in colour and, as the shape set is closed under reversal,
   symmetric under a left-right mirror.  Wins are not detected (the search
@@ -122,7 +121,7 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name="patterns",
     summary="COMP 472 heuristic 1: alive/dead/unavailable threes and twos over every line, own minus opponent",
-    source="003_68fe610dd3fccf2d.txt, section 2.2 (Heuristic 1)",
+    source="COMP 472 report on the Double Card game (Huang, Li), section 2.2 (Heuristic 1)",
     weights=(
         WeightSpec("four_connected", 100_000.0, 0.0, 1_000_000.0, doc="k own stones in a row (OOOO), per occurrence"),
         WeightSpec("alive_3", 10_000.0, 0.0, 100_000.0, doc="k-1 stones open at both ends (XOOOX)"),

@@ -1,6 +1,6 @@
 """``patterns`` shape counts near one cell in O(k) per line: the incremental update and the ordering score.
 
-Issue 16, item 2 (seed 001 updates its per-cell values in O(k^2) per move and
+Part of the incremental evaluation (the Bologna m,n,k project updates its per-cell values in O(k^2) per move and
 names O(k) as the improvement).  Every shape of ``heuristics._patterns`` spans
 at most ``k + 1`` cells of a line, so a stone at ``cell`` changes only the
 occurrences that *touch* it, and they all lie in the ``2k + 1`` cells centred

@@ -1,6 +1,6 @@
-"""The square-value heuristic, Kang et al.'s "Heuristics-2", the "online sample" (seed 000, section 3.3.2).
+"""The square-value heuristic, Kang et al.'s "Heuristics-2", the "online sample" (their 2019 JILSA paper, section 3.3.2).
 
-What the seed says (``000_ddd0a172e94119db.txt``, section 3.3.2): the
+What the paper says (section 3.3.2): the
 heuristic looks at no features; every square has a value, larger near the
 middle column and rows ("the values are corresponding to the square's
 expansion space"), given for the 6x7 board as the matrix (top row first)::
@@ -51,7 +51,7 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name=NAME,
     summary="each stone scores the number of k-windows through its square, own minus opponent's",
-    source="seed 000 (Kang, Wang, Hu 2019), section 3.3.2 Heuristics-2",
+    source="Kang, Wang, Hu 2019 (JILSA 11:15-31), section 3.3.2 Heuristics-2",
     weights=(WeightSpec("scale", 1.0, 0.01, 100.0, log=True, doc="multiplies every square value (the paper's matrix at 1)"),),
     refuse=any_game,
     bound=_max_abs,

@@ -1,4 +1,4 @@
-"""``threats``: a linear evaluator of tens of named k-in-a-row features, built to be tuned (issue 15).
+"""``threats``: a linear evaluator of tens of named k-in-a-row features, built to be tuned.
 
 The value is ``sum(weights[i] * counts[i])`` in SPEC order, each count own
 minus opponent's from the side to move ``me`` (exceptions below), so a fit
@@ -11,8 +11,8 @@ stones holding ``k - M`` own stones (M = 1, 2, 3; ``w4_*`` lumps M >= 4 for
 k >= 5), "now" when every empty cell of the window is playable now (with
 gravity the lowest empty cell of its column; without gravity every empty
 cell), else "later".  The "ways to win" count of the Connect-4 paper (Kang et
-al. 2019, seed 000, "expansion space") and the generic window score of seed
-003, with the gravity split: a window whose squares can be filled now is a
+al. 2019, "expansion space") and the generic window score of the COMP 472
+report, with the gravity split: a window whose squares can be filled now is a
 threat in the making, one whose squares float waits for the columns below.
 
 Threat cells (all boards).  A *threat* of a player is an empty cell that
@@ -185,7 +185,8 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name=NAME,
     summary="linear in 27 window, threat, Allis parity, gomoku threat-class, cell and tempo features, own minus opponent",
-    source="issue 15; Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), seeds 000/003",
+    source="Allis 1988 (Connect-4 threats, zugzwang), Allis, van den Herik, Huntjens 1993 (gomoku threats), "
+    "Kang, Wang, Hu 2019 and the COMP 472 report (windows)",
     weights=tuple(WeightSpec(n, d, lo, hi, doc=doc, applies=_APPLIES.get(n, every_game)) for n, d, lo, hi, doc in _W),
     refuse=any_game,
     bound=_max_abs,

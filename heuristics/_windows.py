@@ -1,10 +1,9 @@
 """``windows``: the COMP 472 danger/goodness window heuristic, and the generic per-count window score.
 
-Source: seed ``003_68fe610dd3fccf2d.txt`` (COMP 472 report, Double Card
-game, 4 in a row), section 2.3 "Heuristic 2"; ``SPEC.md`` section 2,
-"Window danger/goodness heuristic".
+Source: Huang and Li's COMP 472 report on the Double Card game (4 in a
+row), section 2.3 "Heuristic 2".
 
-What the seed says.  Slide every window of ``k`` consecutive cells (k = 4 in
+What the report says.  Slide every window of ``k`` consecutive cells (k = 4 in
 the report) along rows, columns and both diagonals and count the stones of
 each kind in it ("occurrence times").  For a window holding ``c`` stones::
 
@@ -17,7 +16,7 @@ itself; the four sums (danger and goodness of each side) are combined "with
 a weight to each value" into ScoreAI and ScoreHuman, and the heuristic
 returns ScoreAI - ScoreHuman.
 
-Decisions where the seed is vague:
+Decisions where the report is vague:
 
 * **Combination.** ScoreAI = a * goodness(AI) - b * danger(to AI), the danger
   to AI being made by the human's stones, and ScoreHuman mirrored.  Then
@@ -26,7 +25,7 @@ Decisions where the seed is vague:
   unstated a and b are folded into the two weights ``good`` and ``danger``
   (defaults GOOD = 50 and DANGER = 100, i.e. a = b = 1).  The score is
   own minus opponent with the same weights for both, so it is antisymmetric
-  in colour, as the seed's ``ScoreAI - ScoreHuman`` already is.
+  in colour, as the report's ``ScoreAI - ScoreHuman`` already is.
 * **Blocked windows.** The report counts a colour in every window, even one
   that also holds the other colour (in Double Card a card carries both a
   colour and a dot, so nothing "blocks").  The report terms of a window that
@@ -51,7 +50,7 @@ Decisions where the seed is vague:
 
 Sizes: every board and every ``k >= 2``; nothing is refused.
 
-Incremental state (in the spirit of seed 003 section 4.1, "solution 3": one
+Incremental state (in the spirit of the COMP 472 report's section 4.1, "solution 3": one
 move changes only the windows through its cell, so do not rescan the board): :func:`_window_counts` gives the stone counts of each window for both
 players, :func:`_cell_windows` the windows through each cell, :func:`_apply`
 updates the counts for one play or undo and returns the score change, and
@@ -90,7 +89,7 @@ def _max_abs(game: KInARow, w: Mapping[str, float]) -> float:
 SPEC = HeuristicSpec(
     name="windows",
     summary="COMP 472 heuristic 2: danger/goodness of every k-window, plus per-count window weights, own minus opponent",
-    source="003_68fe610dd3fccf2d.txt, section 2.3 (Heuristic 2)",
+    source="COMP 472 report on the Double Card game (Huang, Li), section 2.3 (Heuristic 2)",
     weights=(
         WeightSpec("good", 50.0, 0.0, 500.0, doc="GOOD FACTOR: a window with c own stones adds good * c^2 / (k-1)^2"),
         WeightSpec("danger", 100.0, 0.0, 1_000.0, doc="DANGER FACTOR: a window with c own stones adds danger * c / (k-1)"),

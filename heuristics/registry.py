@@ -64,7 +64,7 @@ NAMES: tuple[str, ...] = tuple(HEURISTICS)
 
 _IDS: dict[str, int] = {r.spec.name: r.kernel_id for r in REGISTRY}
 
-# --- incremental evaluation (issue 16 item 2): one flag per evaluator ---
+# --- incremental evaluation: one flag per evaluator ---
 INCREMENTAL: frozenset[str] = frozenset({"windows", "mics", "patterns"})
 """Evaluators the array search keeps incrementally on free boards (heuristics._incremental; a test checks it)."""
 

@@ -97,7 +97,7 @@ class HeuristicSpec:
     name: str
     summary: str
     source: str
-    """The seed document and section it implements."""
+    """The paper or project, and its section, that it implements."""
     weights: tuple[WeightSpec, ...]
     refuse: Callable[[KInARow], Optional[str]]
     """Returns why ``game`` is not covered, or None if it is."""

@@ -1,4 +1,4 @@
-"""The Pgx rows of ``scripts/bench_envs.py``: our batched env against Pgx on CPU, in plies per second (issue 17: >= 2x).
+"""The Pgx rows of ``scripts/bench_envs.py``: our batched env against Pgx on CPU, in plies per second (goal: >= 2x).
 
 Pgx (Koyamada et al., "Pgx: Hardware-Accelerated Parallel Game Simulators
 for Reinforcement Learning", NeurIPS 2023 Datasets and Benchmarks track) is
@@ -53,7 +53,7 @@ Run = Callable[[float], int]
 GAMES = (("Connect-4 6x7", "alphabeta/Connect4-v0", "connect_four"), ("tic-tac-toe", "alphabeta/TicTacToe-v0", "tic_tac_toe"))
 """(name, our env id, Pgx env id) of the games both sides have."""
 PGX_TARGET = 2.0
-"""Issue 17: our batched env at >= 2x Pgx's plies/s on both games."""
+"""The goal: our batched env at >= 2x Pgx's plies/s on both games."""
 
 
 def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:

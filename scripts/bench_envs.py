@@ -53,7 +53,7 @@ Run = Callable[[float], int]
 
 TARGETS = {"single": 10.0, "batched": 100.0}
 OPPONENT_TARGET = 20.0
-"""Issue 17: the batched env with a depth-2 alpha-beta opponent at >= 20x the single env's steps/s."""
+"""The goal: the batched env with a depth-2 alpha-beta opponent at >= 20x the single env's steps/s."""
 
 
 def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:

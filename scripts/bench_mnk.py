@@ -1,6 +1,6 @@
 """Benchmark the m,n,k search per board size: depth reached and nodes/s in a time budget, incremental vs from scratch.
 
-Issue 16, item 2.  For every board size (default: seed 001's tournament sizes
+For every board size (default: the Bologna m,n,k tournament's sizes
 7,7,5 10,10,5 50,50,10 70,70,10 and gomoku's 15,15,5 and 26,26,6) and every
 evaluator (``mics``, ``windows``, ``patterns``), from the position with one
 stone in the centre, ``search(pos, Evaluator(h, MNK(m, n, k)), time_ms=T,
@@ -12,8 +12,8 @@ equal depth (tests/test_incremental.py); this prints how deep each gets and
 how fast, with the ratios.  The kernels are compiled by a depth-1 search
 first, so compile time is not counted.  No threat search is involved.
 
-A second table puts agents side by side on the same boards (issue 16's
-depth goal): today's ``mics`` agent (``--today``, default
+A second table puts agents side by side on the same boards (how deep
+each gets): today's ``mics`` agent (``--today``, default
 :data:`TODAY`) and the new agent (``--new``, default :data:`NEW`), each
 making one move from the same position (a first, untimed move compiles
 the kernels; the agent is reset before the timed one).  It prints the
@@ -25,8 +25,8 @@ not in the depth.  ``--heuristics none`` prints this table alone.
 Run it with ``python -m scripts.bench_mnk [--sizes 15,15,5 70,70,10]
 [--heuristics mics,windows] [--time-ms 1000] [--radius 2] [--today SPEC]
 [--new SPEC] [--markdown]`` (about 60 s at the defaults, plus compile time on a fresh checkout).
-Numbers are wall-clock on whatever else the machine is doing: run it under
-``flock /tmp/heavy.lock`` on a shared machine.
+Numbers are wall-clock on whatever else the machine is doing: run it on an
+idle machine, or alone among the heavy jobs of a shared one.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ SIZES: tuple[tuple[int, int, int], ...] = ((7, 7, 5), (10, 10, 5), (15, 15, 5), 
 """Default boards (rows, cols, k)."""
 HEURISTICS: tuple[str, ...] = ("mics", "windows", "patterns")
 TODAY = "alphabeta:heuristic=mics,time_ms=950,radius=2,tss_nodes=0"
-"""Today's best ``mics`` agent (issue 16): incremental evaluation, full width, no threat search."""
+"""Today's best ``mics`` agent: incremental evaluation, full width, no threat search."""
 NEW = "alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6"
 """The new agent (the README's recommended spec): top-q branching, forced-reply rule, threat search, solver."""
 

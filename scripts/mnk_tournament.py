@@ -1,4 +1,4 @@
-"""Seed 001's m,n,k tournament replayed: agent specs over its 25 configurations, under its time limit, forfeits and scoring.
+"""The Bologna m,n,k tournament replayed: agent specs over its 25 configurations, under its time limit, forfeits and scoring.
 
 Every pair of agents plays 4 games per configuration (2 as first player);
 a win as first player scores 2, as second 3, a draw 1; a move over the
@@ -156,7 +156,7 @@ def _cap_note(results: Sequence[ConfigurationResult], max_plies: Optional[int]) 
         return ""
     capped = [r.name for r in results for g in r.games if g.reason == "ply cap"]
     where = ", ".join(f"{name} ({capped.count(name)})" for name in dict.fromkeys(capped)) or "none"
-    return (f" Games still open after {max_plies} plies were adjudicated as draws (the seed plays them out): "
+    return (f" Games still open after {max_plies} plies were adjudicated as draws (the tournament plays them out): "
             f"{len(capped)} games; by configuration: {where}.")  # fmt: skip
 
 

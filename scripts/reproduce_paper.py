@@ -1,6 +1,6 @@
 """Replay the Connect-4 experiments of Kang, Wang and Hu (2019) with many games and 95% intervals.
 
-The paper (seed 000, JILSA 11:15-31) compares its feature heuristic H1
+The paper (JILSA 11:15-31) compares its feature heuristic H1
 (``c4_features``) with the square-value heuristic H2 (``square_values``) on
 6x7 Connect-4, from 10 to 100 games per pairing and no intervals.  Each
 sub-command replays one experiment, writes ``<name>.md`` (the table, the

@@ -17,13 +17,13 @@ fixed depth identical with or without the table (the tests check it).
 
 At every node, in order: count the node and check the budgets; a full board
 is a draw; depth 0 evaluates; a winning move is played at once (it is the
-best possible value, seed 003's early stop); the moves that block an
+best possible value, the COMP 472 report's early stop); the moves that block an
 immediate opponent win are marked forced (with two or more plies left, only they are
 searched: any other move loses at once, see ``_keep_blocks``); the rest are ordered (TT move,
 forced blocks, killers, then the heuristic's ordering score, history as the
 tie-break; at depth-1 nodes the heuristic's score is skipped, as it would
 cost about what the leaf evaluations cost) and, with a branching factor q,
-only the q best are searched (seed 001's heap selection).  Nothing here copies a board: moves are made
+only the q best are searched (the Bologna m,n,k project's heap selection).  Nothing here copies a board: moves are made
 and unmade in place.  On free boards, ``windows``, ``mics`` and ``patterns`` are kept incrementally
 (:mod:`heuristics._incremental`: the state is built by ``_negamax`` at the root and updated by ``_search`` on
 every make and unmake; equal values bit for bit), and ``mics``' and ``patterns``' depth-1 nodes value their leaf children
@@ -99,7 +99,7 @@ def _generate(board: np.ndarray, heights: np.ndarray, stones: int, rules: Rules,
 
     With gravity: every column that is not full.  Without: every empty cell,
     or with ``radius`` r > 0 only empty cells within r (king moves) of a
-    stone (seed 003's "discard isolated cells"), the centre alone on an empty
+    stone (the COMP 472 report's "discard isolated cells"), the centre alone on an empty
     board, and all empty cells if the radius leaves none.
     """
     rows, cols = rules.rows, rules.cols
@@ -208,7 +208,7 @@ def _sift_down(heap: np.ndarray, size: int, keys: np.ndarray, hist: np.ndarray, 
 def _select_best(keys: np.ndarray, hist: np.ndarray, n: int, q: int, out: np.ndarray) -> int:
     """Write the indices of the best ``q`` of ``n`` moves into ``out``, best first; return how many.
 
-    A min-heap of size q keeps the q best seen so far: O(n log q) (seed 001),
+    A min-heap of size q keeps the q best seen so far: O(n log q) (as in the Bologna m,n,k project),
     then the heap is emptied worst-first into the tail of ``out``.
     """
     size = 0

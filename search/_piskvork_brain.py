@@ -22,7 +22,7 @@ from search.agents import AgentType, make_agent
 from search.errors import SearchError
 
 DEFAULT_SPEC = "alphabeta:heuristic=mics,radius=2"
-"""The default engine: the m,n,k seed's MICS evaluator over cells near the stones, with a time budget per move."""
+"""The default engine: the Bologna m,n,k project's MICS evaluator over cells near the stones, with a time budget per move."""
 GOMOKU_K = 5
 """Stones in a row to win unless ``--k`` says otherwise."""
 RULE_EXACT = 1

@@ -57,7 +57,7 @@ def _check_game(agent_game: KInARow, position: Position, name: str) -> None:
 
 
 class AlphaBetaAgent:
-    """Alpha-beta search with a heuristic, its weights, and the seeds' knobs.
+    """Alpha-beta search with a heuristic, its weights, and the papers' knobs.
 
     Args:
         game: the game it plays.

@@ -23,8 +23,8 @@ settings as keywords (``depth=9``), which build one.  Its stopping budgets
   move of the last completed iteration is returned (the depth-1 iteration
   again always completes).
 
-The search also stops as soon as an iteration proves a win or a loss (seed
-003's early stop), or when the depth reaches the end of the game.
+The search also stops as soon as an iteration proves a win or a loss (the
+COMP 472 report's early stop), or when the depth reaches the end of the game.
 
 Two kernels, one contract: gravity boards that fit a 64-bit word with
 their sentinel row (``(rows + 1) * cols <= 64``: Connect-4 and its smaller
@@ -189,7 +189,7 @@ def _run(position: Position, evaluator: Evaluator, limit: Limit, tt: Optional[Tr
 
 
 def calibrate(evaluator: Evaluator, position: Optional[Position] = None, seconds: float = 0.2) -> float:
-    """Nodes per second of this machine for ``evaluator`` (seed 001's timing player).
+    """Nodes per second of this machine for ``evaluator`` (the Bologna m,n,k project's timing player).
 
     Searches ``position`` (default: the empty board) deeper and deeper for
     about ``seconds`` and returns the rate, so a time limit can be turned

@@ -1,7 +1,7 @@
-"""Two baseline agents: uniformly random play, and the rule-based player of the seeds.
+"""Two baseline agents: uniformly random play, and the rule-based player the Bologna m,n,k project cites.
 
 ``RandomAgent`` plays a uniformly random legal move.  ``RuleBasedAgent`` is
-the player cited in seed 001 (``SPEC.md`` section 2, "Rule-based player")::
+the player cited in the Bologna m,n,k project report ("rule-based strategy", five rules)::
 
     1. WIN         win now if a move makes k in a row
     2. BLOCK       else take a cell where the opponent would make k in a row
@@ -9,7 +9,7 @@ the player cited in seed 001 (``SPEC.md`` section 2, "Rule-based player")::
     4. BLOCK_FORK  else stop the opponent's forks
     5. WAYS        else play where we have the most ways to win
 
-Definitions (the seed names the rules and nothing more):
+Definitions (the report names the rules and nothing more):
 
 * A **threat** of a player is a *playable* cell where its stone would make
   ``k`` or more in a row: an empty cell without gravity, the landing cell of
@@ -197,7 +197,7 @@ class RandomAgent:
 
 
 class RuleBasedAgent:
-    """The seeds' rule-based player: win, block, fork, stop forks, else most ways to win.
+    """The rule-based player: win, block, fork, stop forks, else most ways to win.
 
     See the module docstring for the exact rules.  Only ties are random.
 

@@ -4,12 +4,15 @@ The build is the one the developers' guide gives (``python -m sphinx -W --keep-g
 pages, a page outside the table of contents or a malformed docstring is an error.  MyST does not check the
 ``#anchor`` of a link to another page, so the built HTML is checked for that here.  Every Python block of a
 guide runs verbatim, as README.md's do (``tests/test_readme.py``), and no page may cite the project's
-internal bookkeeping (issue numbers, seed-document numbers, commit hashes): pages name papers, tournaments
-and engines instead.
+internal bookkeeping (issue numbers, seed-document numbers or file names, commit hashes): pages name papers,
+tournaments and engines instead.  The same holds for the text users read outside the pages: the API reference
+built from the docstrings, every string of the packages and scripts (docstrings, the evaluators' ``source``
+and weight docs shown in tables, messages) and every command line's ``--help``.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -28,10 +31,13 @@ DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and "_autosummary" not in p.parts)
 GUIDES_WITH_CODE = [p for p in PAGES if any(lang == "python" for lang, _ in FENCE.findall(p.read_text()))]
 
-# "issue 15", "Issue #16", "seed 001", 7-40 hex digits holding at least one digit and one letter (a commit
-# hash, lower case as git prints it) and the maintainers' machine lock; "seed 0" (a random seed) and plain numbers do not match.
-INTERNAL = re.compile(r"\bissue\s+#?\d+|\bseed\s+0\d\d\b|(?-i:\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)|\bflock\b",
-                      re.I)  # fmt: skip
+# "issue 15", "Issue #16", "seed 001", "seeds 000/003", a seed document's file name, the maintainers' digest of them
+# (SPEC.md), 7-40 hex digits holding at least one digit and one letter (a commit hash, lower case as git prints it)
+# and the maintainers' machine lock; "seed 0" (a random seed) and plain numbers do not match.
+INTERNAL = re.compile(r"\bissues?\s+#?\d+|\bseeds?\s+0\d\d\b|\b\d{3}_[0-9a-f]{16}\.txt\b|\bSPEC\.md\b"
+                      r"|(?-i:\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)|\bflock\b", re.I)  # fmt: skip
+PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
+SOURCES = sorted(p for name in (*PACKAGES, "scripts") for p in (ROOT / name).rglob("*.py"))
 
 
 def rel(path: Path) -> str:
@@ -114,10 +120,112 @@ def test_pages_name_papers_not_internal_references(page: Path) -> None:
 
 
 def test_the_internal_reference_check_catches_what_it_should() -> None:
-    caught = ["issue 15", "Issue #16", "seed 001", "at cf67dd7", "commit 3dcbc01e", "flock /tmp/heavy.lock"]
-    allowed = ["seed 0", "seed=0", "1000 games", "2,500x", "accede", "decade", "0x1234567", "Test_L3_R1", "OEIS A212693"]
+    caught = ["issue 15", "Issue #16", "seed 001", "Seed\n003's early stop", "seeds 000/003", "at cf67dd7",
+              "commit 3dcbc01e", "flock /tmp/heavy.lock", "``003_68fe610dd3fccf2d.txt``", "``SPEC.md`` section 2"]
+    allowed = ["seed 0", "seed=0", "--seeds 5", "1000 games", "2,500x", "accede", "decade", "0x1234567", "Test_L3_R1",
+               "OEIS A212693", "0xFFFFFFFFFFFFFFFF"]  # fmt: skip
     assert all(INTERNAL.search(text) for text in caught)
     assert not [text for text in allowed if INTERNAL.search(text)]
+
+
+class _Text(HTMLParser):
+    """The text a reader sees on one HTML page: no tags, attributes, scripts or styles."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._hidden += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._hidden:
+            self._hidden -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def visible_text(page: Path) -> str:
+    parser = _Text()
+    parser.feed(page.read_text())
+    return " ".join(parser.parts)
+
+
+def test_the_api_reference_names_papers_not_internal_references(site: Path) -> None:
+    # the pages autodoc builds from the docstrings (the highlighted sources under _modules/ are code, not prose)
+    pages = sorted((site / "api").rglob("*.html"))
+    assert len(pages) > 50 and "Kang" in visible_text(site / "api" / "_autosummary" / "heuristics.html")
+    found = {str(p.relative_to(site)): sorted({m.group(0) for m in INTERNAL.finditer(visible_text(p))}) for p in pages}
+    assert {page: hits for page, hits in found.items() if hits} == {}, "a docstring cites these: name the paper instead"
+
+
+def string_literals(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of a module (docstrings, messages, ``help=``, specs' ``source``) with its line."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def test_every_string_of_the_packages_and_scripts_names_papers_not_internal_references() -> None:
+    assert len(SOURCES) > 80
+    found = [f"{rel(path)}:{line}: {m.group(0)!r}" for path in SOURCES for line, text in string_literals(path)
+             for m in INTERNAL.finditer(text)]  # fmt: skip
+    assert found == [], "name the paper, tournament or engine instead"
+
+
+def test_the_evaluators_sources_and_weight_docs_name_papers() -> None:
+    # shown in the heuristics tables: the string scan above must see them (an implicit concatenation is one literal)
+    from heuristics import NAMES, get_spec
+
+    literals = {text for path in SOURCES if path.parent.name == "heuristics" for _, text in string_literals(path)}
+    for name in NAMES:
+        spec = get_spec(name)
+        texts = [spec.source, spec.summary, *(w.doc for w in spec.weights)]
+        assert spec.source in literals and [t for t in texts if INTERNAL.search(t)] == [], name
+    assert "Kang, Wang, Hu 2019" in get_spec("c4_features").source and "Bologna" in get_spec("mics").source
+
+
+CLIS = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in SOURCES if '__name__ == "__main__"' in p.read_text())
+HELP_ALL = """
+import argparse, importlib, json, sys
+
+class Parsed(BaseException):
+    def __init__(self, parser):
+        self.parser = parser
+
+def stop(self, args=None, namespace=None):
+    raise Parsed(self)
+
+argparse.ArgumentParser.parse_known_args = stop  # main() builds its parser, then parses: stop there, before any work
+
+def helps(parser, prefix):
+    yield prefix, parser.format_help()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from helps(sub, prefix + " " + name)
+
+texts = {}
+for name in json.load(sys.stdin):
+    try:
+        importlib.import_module(name).main([])
+    except Parsed as parsed:
+        texts.update(helps(parsed.parser, name))
+print(json.dumps(texts))
+"""
+
+
+def test_every_command_lines_help_names_papers_not_internal_references() -> None:
+    result = subprocess.run([sys.executable, "-c", HELP_ALL], input=json.dumps(CLIS), cwd=ROOT, capture_output=True,
+                            text=True, timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-4000:]
+    helps: dict[str, str] = json.loads(result.stdout.splitlines()[-1])  # an import may print first (pygame does)
+    assert len(CLIS) > 20 and [name for name in CLIS if "usage:" not in helps.get(name, "")] == []
+    found = {name: sorted({m.group(0) for m in INTERNAL.finditer(text)}) for name, text in helps.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}, "name the paper, tournament or engine instead"
 
 
 @pytest.mark.slow  # the environments guide trains MaskablePPO for a few thousand steps

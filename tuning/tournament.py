@@ -1,6 +1,6 @@
-"""The m,n,k tournament of seed 001 (University of Bologna, 2021/22), replayed: its configurations, rules and scoring.
+"""The m,n,k tournament of the University of Bologna's 2021/22 algorithms course, replayed: its configurations, rules and scoring.
 
-Rules (issue 16, from seed 001): every pair of players plays 4 games per
+Rules (from the Bologna project report): every pair of players plays 4 games per
 configuration, 2 as first player; a win as first player scores 2, a win as
 second 3, a draw 1, a loss 0; a move over the time limit (1 s) or an illegal
 move forfeits the game, and the opponent scores the win it would have made
@@ -15,9 +15,9 @@ move on the empty board of every configuration before its games, so that
 loading the compiled kernels is not charged to its first move (a real
 tournament would charge it; this one compares search, not start-up).
 
-One optional departure from the seed's rules: ``max_plies`` adjudicates a
+One optional departure from the tournament's rules: ``max_plies`` adjudicates a
 game that reaches that many plies without a winner as a draw (reason
-``ply cap``).  The seed plays every game to the end; on 50,50,10 and
+``ply cap``).  The tournament plays every game to the end; on 50,50,10 and
 70,70,10 that can take thousands of 1 s moves, and a replay that wants all
 25 configurations in an hour caps them and says so in its report.
 
@@ -42,7 +42,7 @@ CONFIGURATIONS: tuple[tuple[int, int, int], ...] = (
     (6, 6, 5), (6, 6, 6), (7, 4, 4), (7, 5, 4), (7, 6, 4), (7, 7, 4), (7, 5, 5), (7, 6, 5), (7, 7, 5), (7, 7, 6),
     (7, 7, 7), (8, 8, 4), (10, 10, 5), (50, 50, 10), (70, 70, 10),
 )  # fmt: skip
-"""Seed 001's 25 configurations, (M rows, N columns, K), in its order."""
+"""The tournament's 25 configurations, (M rows, N columns, K), in its order."""
 WIN_FIRST, WIN_SECOND, DRAW, LOSS = 2, 3, 1, 0
 """Points of a game: a win as first player, a win as second, a draw, a loss."""
 GAMES_PER_PAIR = 4
