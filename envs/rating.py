@@ -55,6 +55,7 @@ from heuristics import files
 from heuristics.defaults import game_tag
 from search.agents import make_agent
 from search.protocol import Agent
+from search.warmup import warm_up
 from tuning.match import play_game
 from tuning.openings import Opening, make_openings
 
@@ -74,8 +75,9 @@ class Rung:
     eps: float = 0.0
 
     def agent(self, game: KInARow) -> Agent:
-        """A fresh agent for this rung."""
+        """A fresh agent for this rung, warmed up (:func:`search.warmup.warm_up`: its kernels compile before its games)."""
         inner = make_agent(self.spec, game)
+        warm_up(inner, game)
         return NoisyAgent(inner, self.eps) if self.eps else inner
 
 
@@ -85,7 +87,7 @@ LADDERS: dict[str, tuple[Rung, ...]] = {
         Rung("d1-every3", "alphabeta:depth=1,random_every=3"), Rung("d1-eps25", "alphabeta:depth=1", 0.25),
         Rung("d1-eps10", "alphabeta:depth=1", 0.1), Rung("d1", "alphabeta:depth=1"), Rung("d2", "alphabeta:depth=2"),
         Rung("d3", "alphabeta:depth=3"), Rung("rules", "rules"), Rung("d4", "alphabeta:depth=4"),
-        Rung("tuned", "weights/connect4-c4_features-tuned.json"), Rung("d6", "alphabeta:depth=6"), Rung("d8", "alphabeta:depth=8"),
+        Rung("tuned", "connect4-c4_features-tuned"), Rung("d6", "alphabeta:depth=6"), Rung("d8", "alphabeta:depth=8"),
     ),
     "tictactoe": (
         Rung("random", "random"), Rung("rules-eps50", "rules", 0.5), Rung("rules-eps25", "rules", 0.25),
@@ -102,12 +104,6 @@ def _rungs_of(game: KInARow) -> tuple[Rung, ...]:
     if tag not in LADDERS:
         raise ValueError(f"no ladder is defined for {game}: ladders exist for {', '.join(LADDERS)}")
     return LADDERS[tag]
-
-
-def _resolve(rung: Rung) -> Rung:
-    """A rung whose weight-file spec points into this checkout (specs are stored relative to the repository)."""
-    path = Path(__file__).resolve().parents[1] / rung.spec
-    return Rung(rung.name, str(path), rung.eps) if rung.spec.endswith(".json") and path.is_file() else rung
 
 
 def _seed(*numbers: int) -> int:
@@ -211,7 +207,7 @@ _WORKER_AGENTS: dict[tuple[Rung, int], Agent] = {}
 def _calibration_task(task: tuple[KInARow, Rung, Rung, Opening, int, int, int, int]) -> tuple[int, int, float]:
     """One pair of rung ``i`` against rung ``j`` (in a worker process): ``(i, j, i's pair score)``."""
     game, a, b, opening, seed, i, j, t = task
-    agents = [_WORKER_AGENTS.setdefault((r, side), _resolve(r).agent(game)) for side, r in enumerate((a, b))]
+    agents = [_WORKER_AGENTS.setdefault((r, side), r.agent(game)) for side, r in enumerate((a, b))]
     scores = play_pairs(game, agents[0], agents[1], [opening], 1, seed, key=(i, j, t))[0]
     return i, j, scores[0] + scores[1]
 
@@ -298,7 +294,7 @@ def as_agent(player: PlayerLike, game: KInARow) -> Agent:
         text = os.fspath(player)
         rung = next((r for r in LADDERS.get(game_tag(game), ()) if r.name == text), None)
         if rung is not None:
-            return _resolve(rung).agent(game)
+            return rung.agent(game)
         if text.endswith(".zip"):
             if not Path(text).is_file():
                 raise ValueError(f"policy file {text!r} does not exist")
@@ -373,6 +369,7 @@ def rate(player: PlayerLike, ladder: Ladder, games: int = 200, seed: int = 0, ba
     if -1 in chosen:
         raise ValueError(f"unknown rung(s) {[r for r in rungs or () if r not in names]}: the ladder has {', '.join(names)}")
     agent = as_agent(player, ladder.game)
+    warm_up(agent, ladder.game)  # compile before the games: a player with a time budget must not spend it compiling
     count = min(games, int(ladder.header["openings"]))
     openings = make_openings(ladder.game, count=count, plies=ladder.plies, seed=seed, heldout=0.0).tuning
     points, played = np.zeros(len(names)), np.zeros(len(names))
@@ -382,7 +379,7 @@ def rate(player: PlayerLike, ladder: Ladder, games: int = 200, seed: int = 0, ba
     for number in range(rounds):
         rung = chosen[number % len(chosen)] if chosen else int(np.argmin(np.abs(np.array(ladder.elo) - estimate)))
         if rung not in opponents:
-            opponents[rung] = _resolve(ladder.rungs[rung]).agent(ladder.game)
+            opponents[rung] = ladder.rungs[rung].agent(ladder.game)
         start = number * batch
         pairs = play_pairs(ladder.game, agent, opponents[rung], openings[start % len(openings):] + openings, batch, seed,
                            key=(number,))  # fmt: skip
