@@ -26,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from typing import Any, Iterable, Optional, Sequence
@@ -138,22 +139,22 @@ def first_compile_seconds(agent: Agent, game: KInARow) -> Optional[float]:
     search (alpha-beta, minimax), the exact solver (perfect), the rule
     checks (rules).  Other agents (random, policies): None.
     """
-    from search import _bitnegamax, _negamax, _solver, simple_agents
     from search.agents import AlphaBetaAgent, MinimaxAgent
     from search.engine import uses_bitboards
+    from search.simple_agents import RuleBasedAgent
     from search.solve import PerfectAgent
 
-    kernel: Any
     if isinstance(agent, (AlphaBetaAgent, MinimaxAgent)):
-        kind = "search"
-        kernel = _bitnegamax._iterate if isinstance(agent, AlphaBetaAgent) and uses_bitboards(game) else _negamax._search
+        bits = isinstance(agent, AlphaBetaAgent) and uses_bitboards(game)
+        kind, module, name = "search", *(("search._bitnegamax", "_iterate") if bits else ("search._negamax", "_search"))
     elif isinstance(agent, PerfectAgent):
-        kind, kernel = "solver", _solver._solve
-    elif isinstance(agent, simple_agents.RuleBasedAgent):
-        kind, kernel = "rules", simple_agents._fork_defences
+        kind, module, name = "solver", "search._solver", "_solve"
+    elif isinstance(agent, RuleBasedAgent):
+        kind, module, name = "rules", "search.simple_agents", "_fork_defences"
     else:
         return None
-    return None if kernels_cached([kernel]) else COMPILE_SECONDS[kind]
+    kernel = getattr(importlib.import_module(module), name, None)  # None if a refactoring moved it: then no message
+    return None if kernel is None or kernels_cached([kernel]) else COMPILE_SECONDS[kind]
 
 
 def kernels_cached(kernels: Iterable[Any]) -> bool:
