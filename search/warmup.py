@@ -128,33 +128,44 @@ def _playout_positions(game: KInARow) -> list[Position]:
     return [p for p in wanted.values() if p is not None]
 
 
-COMPILE_SECONDS = {"search": 20.0, "solver": 10.0, "rules": 5.0}
-"""About how long a cold cache makes the first move compile, by kernel (measured on the project's 2-core machine)."""
+COMPILE_SECONDS = {"bitboard search": 50.0, "array search": 80.0, "solver": 70.0, "rules": 5.0}
+"""About how long a cold cache makes an agent's first move compile, by its main kernel (measured on the project's
+2-core machine under a load of 3 to 4: alpha-beta depth 6 on Connect-4 54 s, depth 2 on gomoku 86 s, the
+Connect-4 solver 68 s, the rules player 4 s)."""
+_KERNELS = {
+    "bitboard search": ("search._bitnegamax", "_iterate"), "array search": ("search._negamax", "_search"),
+    "solver": ("search._solver", "_solve"), "rules": ("search.simple_agents", "_fork_defences"),
+}  # fmt: skip
 
 
-def first_compile_seconds(agent: Agent, game: KInARow) -> Optional[float]:
-    """About how long ``agent``'s first move will compile (:data:`COMPILE_SECONDS`), or None if numba's cache has its kernel.
+def first_compile_seconds(spec: str, game: KInARow) -> Optional[float]:
+    """About how long the first move of the agent of ``spec`` will compile (:data:`COMPILE_SECONDS`), or None
+    if numba's cache has its main kernel.
 
-    Checks the kernel the agent spends its compile on: the bitboard or array
-    search (alpha-beta, minimax), the exact solver (perfect), the rule
-    checks (rules).  Other agents (random, policies): None.
+    Decided from the spec alone, before the agent is built (building ``perfect`` already compiles the
+    solver): alpha-beta and weight files use the bitboard search where the game runs on bitboards, else the
+    array search, as minimax does; ``perfect`` the exact solver; ``rules`` the rule checks; others None.
     """
-    from search.agents import AlphaBetaAgent, MinimaxAgent
+    from search.agent_spec import AgentSpecError, parse_spec
     from search.engine import uses_bitboards
-    from search.simple_agents import RuleBasedAgent
-    from search.solve import PerfectAgent
 
-    if isinstance(agent, (AlphaBetaAgent, MinimaxAgent)):
-        bits = isinstance(agent, AlphaBetaAgent) and uses_bitboards(game)
-        kind, module, name = "search", *(("search._bitnegamax", "_iterate") if bits else ("search._negamax", "_search"))
-    elif isinstance(agent, PerfectAgent):
-        kind, module, name = "solver", "search._solver", "_solve"
-    elif isinstance(agent, RuleBasedAgent):
-        kind, module, name = "rules", "search.simple_agents", "_fork_defences"
+    try:
+        kind = parse_spec(spec).kind
+    except AgentSpecError:
+        return None
+    if kind in (None, "alphabeta"):
+        name = "bitboard search" if uses_bitboards(game) else "array search"
+    elif kind == "minimax":
+        name = "array search"
+    elif kind == "perfect":
+        name = "solver"
+    elif kind == "rules":
+        name = "rules"
     else:
         return None
-    kernel = getattr(importlib.import_module(module), name, None)  # None if a refactoring moved it: then no message
-    return None if kernel is None or kernels_cached([kernel]) else COMPILE_SECONDS[kind]
+    module, attribute = _KERNELS[name]
+    kernel = getattr(importlib.import_module(module), attribute, None)  # None if a refactoring moved it: then no message
+    return None if kernel is None or kernels_cached([kernel]) else COMPILE_SECONDS[name]
 
 
 def kernels_cached(kernels: Iterable[Any]) -> bool:

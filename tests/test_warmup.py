@@ -61,8 +61,8 @@ def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(tmp_path
         return done.stdout
 
     first = play()
-    assert first.startswith("preparing the opponent (the first run compiles for about 5 s; later runs start at once) ...\n")
+    assert first.startswith("preparing the opponent (the first run compiles for about 10 s; later runs start at once) ...\n")
     assert "opponent played" in first  # then the game goes on as usual
     again = play()
     assert "preparing" not in again and "opponent played" in again
-    assert first_compile_seconds(RuleBasedAgent(), TIC_TAC_TOE) is None  # this process: the worktree's own warm cache
+    assert first_compile_seconds("rules", TIC_TAC_TOE) is None  # this process: the worktree's own warm cache
