@@ -7,6 +7,7 @@ the environment's kernel)::
     "random"                            uniformly random legal moves, drawn by the env's kernel
     "alphabeta:depth=4,heuristic=..."   any spec of search.agents.make_agent ("rules", "minimax:...", ...)
     "weights/connect4-windows.json"     a weight file: a tuned alpha-beta agent (str or os.PathLike)
+    "connect4-threats-tuned"            a shipped weight file by name (python -m weights --list)
     AlphaBetaAgent(CONNECT4, depth=2)   any object with select_move(position) (search.Agent)
     lambda obs, mask: int(mask.argmax())  any callable (observation, action_mask) -> action
 

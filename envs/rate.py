@@ -68,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     description = summary[:1].upper() + summary[1:]
     parser = argparse.ArgumentParser(prog="python -m envs.rate", description=description)
     parser.add_argument("player", nargs="?",
-                        help="an agent spec, a weight file, an SB3 .zip policy, or a rung's name")  # fmt: skip
+                        help="an agent spec, a weight file (a path or a shipped name, python -m weights --list), "
+                             "an SB3 .zip policy, or a rung's name")  # fmt: skip
     parser.add_argument("--game", default="connect4", choices=GAME_KINDS,
                         help=f"the game (ladders: {', '.join(LADDERS)}; default connect4)")  # fmt: skip
     parser.add_argument("--rows", type=int)

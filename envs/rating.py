@@ -61,6 +61,7 @@ from search.agents import make_agent
 from search.openings import Opening, make_openings
 from search.playing import play_game
 from search.protocol import Agent
+from search.warmup import warm_up
 
 FORMAT = "alphabeta-gym-ladder"
 VERSION = 1
@@ -75,9 +76,12 @@ class Rung:
     spec: str
     eps: float = 0.0
 
-    def agent(self, game: KInARow) -> Agent:
-        """A fresh agent for this rung."""
+    def agent(self, game: KInARow, warm: bool = True) -> Agent:
+        """A fresh agent for this rung, warmed up unless ``warm`` is False (:func:`search.warmup.warm_up`: its kernels
+        compile before its games; an agent built only to compare its settings needs no warm-up)."""
         inner = make_agent(self.spec, game)
+        if warm:
+            warm_up(inner, game)
         return NoisyAgent(inner, self.eps) if self.eps else inner
 
 
@@ -87,7 +91,7 @@ LADDERS: dict[str, tuple[Rung, ...]] = {
         Rung("d1-every3", "alphabeta:depth=1,random_every=3"), Rung("d1-eps25", "alphabeta:depth=1", 0.25),
         Rung("d1-eps10", "alphabeta:depth=1", 0.1), Rung("d1", "alphabeta:depth=1"), Rung("d2", "alphabeta:depth=2"),
         Rung("d3", "alphabeta:depth=3"), Rung("rules", "rules"), Rung("d4", "alphabeta:depth=4"),
-        Rung("tuned", "weights/connect4-c4_features-tuned.json"), Rung("d6", "alphabeta:depth=6"), Rung("d8", "alphabeta:depth=8"),
+        Rung("tuned", "connect4-c4_features-tuned"), Rung("d6", "alphabeta:depth=6"), Rung("d8", "alphabeta:depth=8"),
     ),
     "tictactoe": (
         Rung("random", "random"), Rung("rules-eps50", "rules", 0.5), Rung("rules-eps25", "rules", 0.25),
@@ -104,12 +108,6 @@ def _rungs_of(game: KInARow) -> tuple[Rung, ...]:
     if tag not in LADDERS:
         raise ValueError(f"no ladder is defined for {game}: ladders exist for {', '.join(LADDERS)}")
     return LADDERS[tag]
-
-
-def _resolve(rung: Rung) -> Rung:
-    """A rung whose weight-file spec points into this checkout (specs are stored relative to the repository)."""
-    path = Path(__file__).resolve().parents[1] / rung.spec
-    return Rung(rung.name, str(path), rung.eps) if rung.spec.endswith(".json") and path.is_file() else rung
 
 
 def _seed(*numbers: int) -> int:
@@ -216,7 +214,7 @@ _WORKER_AGENTS: dict[tuple[Rung, int], Agent] = {}
 def _calibration_task(task: tuple[KInARow, Rung, Rung, Opening, int, int, int, int]) -> tuple[int, int, float]:
     """One pair of rung ``i`` against rung ``j`` (in a worker process): ``(i, j, i's pair score)``."""
     game, a, b, opening, seed, i, j, t = task
-    agents = [_WORKER_AGENTS.setdefault((r, side), _resolve(r).agent(game)) for side, r in enumerate((a, b))]
+    agents = [_WORKER_AGENTS.setdefault((r, side), r.agent(game)) for side, r in enumerate((a, b))]
     scores = play_pairs(game, agents[0], agents[1], [opening], 1, seed, key=(i, j, t))[0]
     return i, j, scores[0] + scores[1]
 
@@ -303,7 +301,7 @@ def as_agent(player: PlayerLike, game: KInARow) -> Agent:
         text = os.fspath(player)
         rung = next((r for r in LADDERS.get(game_tag(game), ()) if r.name == text), None)
         if rung is not None:
-            return _resolve(rung).agent(game)
+            return rung.agent(game)
         if text.endswith(".zip"):
             if not Path(text).is_file():
                 raise ValueError(f"policy file {text!r} does not exist")
@@ -321,7 +319,7 @@ def _same_rungs(agent: Agent, ladder: Ladder) -> list[int]:
     mine = agent_settings(agent)
     if mine is None:
         return []
-    return [i for i, rung in enumerate(ladder.rungs) if agent_settings(_resolve(rung).agent(ladder.game)) == mine]
+    return [i for i, rung in enumerate(ladder.rungs) if agent_settings(rung.agent(ladder.game, warm=False)) == mine]
 
 
 def rate(player: PlayerLike, ladder: Ladder, games: int = 200, seed: int = 0, batch: int = 10,
@@ -348,13 +346,14 @@ def rate(player: PlayerLike, ladder: Ladder, games: int = 200, seed: int = 0, ba
         raise ValueError(f"unknown rung(s) {[r for r in rungs or () if r not in names]}: the ladder has {', '.join(names)}")
     agent = as_agent(player, ladder.game)
     itself = _same_rungs(agent, ladder)
+    warm_up(agent, ladder.game)  # compile before the games: a player with a time budget must not spend it compiling
     count = min(games // 2, int(ladder.header["openings"]))
     openings = make_openings(ladder.game, count=count, plies=ladder.plies, seed=seed, heldout=0.0).tuning
     opponents: dict[int, Agent] = {}
 
     def play(rung: int, number: int, pairs: int) -> float:
         if rung not in opponents:
-            opponents[rung] = _resolve(ladder.rungs[rung]).agent(ladder.game)
+            opponents[rung] = ladder.rungs[rung].agent(ladder.game)
         start = (number * batch) % len(openings)
         results = play_pairs(ladder.game, agent, opponents[rung], openings[start:] + openings, pairs, seed, key=(number,))
         return float(sum(a + b for a, b in results))

@@ -59,11 +59,14 @@ from heuristics.weights import (
     WeightFile,
     check_weights,
     load_weights,
+    resolve_weight_file,
     save_weights,
+    shipped_weight_files,
 )
 
 __all__ = [
     "Evaluator", "HEURISTICS", "HeuristicError", "HeuristicSpec", "NAMES",
     "UnknownHeuristicError", "UnsupportedGameError", "WeightError", "WeightFile", "WeightFileError",
-    "WeightSpec", "check_weights", "get_spec", "load_weights", "save_weights",
+    "WeightSpec", "check_weights", "get_spec", "load_weights", "resolve_weight_file", "save_weights",
+    "shipped_weight_files",
 ]  # fmt: skip

@@ -1,8 +1,10 @@
-"""The default weight files shipped in ``weights/``, and the command that writes them.
+"""The default weight files shipped in the ``weights`` data package, and the command that writes them.
 
-``python -m heuristics.defaults [--out weights]`` writes one file per
+``python -m heuristics.defaults [--out FOLDER]`` writes one file per
 evaluator and preset game it covers, named ``<game>-<heuristic>.json``
-(``connect4`` is 6x7 k=4, ``tictactoe`` 3,3,3, ``gomoku`` 15,15,5).  A test
+(``connect4`` is 6x7 k=4, ``tictactoe`` 3,3,3, ``gomoku`` 15,15,5), by
+default into the package's ``weights`` folder (:func:`heuristics.weights.shipped_weights_folder`,
+the repository's ``weights/`` in a checkout).  A test
 checks that the shipped files equal what this module generates, so they
 cannot drift from the registry's defaults.
 """
@@ -16,7 +18,7 @@ from typing import Any, Optional, Sequence
 
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
 from heuristics.registry import HEURISTICS
-from heuristics.weights import WeightFile, save_weights
+from heuristics.weights import WeightFile, save_weights, shipped_weights_folder
 
 PRESET_GAMES: dict[str, KInARow] = {"connect4": CONNECT4, "tictactoe": TIC_TAC_TOE, "gomoku": GOMOKU}
 DEFAULT_SEARCH: dict[str, Any] = {"depth": 4, "branching": None, "nodes": None, "time_ms": None, "radius": None}
@@ -54,8 +56,11 @@ def default_weight_files() -> dict[str, WeightFile]:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Write the default weight files; return the exit code."""
     parser = argparse.ArgumentParser(prog="python -m heuristics.defaults", description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("weights"), help="folder to write into (default: weights)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="folder to write into (default: the package's weights folder, weights/ in a checkout)")
     args = parser.parse_args(argv)
+    if args.out is None:
+        args.out = shipped_weights_folder()
     if not args.out.is_dir():
         parser.error(f"--out {args.out}: not an existing folder")
     for file_name, record in default_weight_files().items():

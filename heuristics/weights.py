@@ -24,6 +24,15 @@ heuristic must be present, with a finite number; unknown names are refused
 (a typo must not silently leave a weight at its default).  Files are written
 atomically (a temporary file in the same folder, then a rename), so a reader
 never sees half a file, and never pickled.
+
+Shipped files are named without a path: wherever a weight file is accepted
+(:func:`load_weights`, hence ``alphabeta:weights=...``, an env's
+``opponent=``, ``tuning.match``, ``envs.play``, ``envs.rate``), the text goes
+through :func:`resolve_weight_file`: an existing path wins; otherwise a bare
+name such as ``connect4-threats-tuned`` (with or without ``.json``, or as the
+checkout's path ``weights/connect4-threats-tuned.json``) is looked up among
+the files shipped in the ``weights`` data package.  ``python -m weights
+--list`` lists them.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
@@ -47,6 +57,8 @@ VERSION = 1
 _TOP_FIELDS = {"format", "version", "game", "heuristic", "weights", "search", "provenance"}
 
 PathLike = Union[str, "os.PathLike[str]"]
+SHIPPED_PACKAGE = "weights"
+"""The data package holding the shipped weight files (the repository's ``weights/`` folder)."""
 
 
 def check_weights(heuristic: str, weights: Mapping[str, Any], game: Optional[KInARow] = None) -> dict[str, float]:
@@ -174,18 +186,18 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
     """Read and validate a weight file.
 
     Args:
-        path: the JSON file.
+        path: the JSON file, or a shipped file's name (:func:`resolve_weight_file`).
         game: if given, the file must be for exactly this game.
 
     Raises:
-        WeightFileError: unreadable file, bad JSON, an unknown format or
+        WeightFileError: no such file nor shipped name, an unreadable file, bad JSON, an unknown format or
             version, an unknown top-level field, a bad game, an unknown
             heuristic, missing/unknown/non-finite weights, a search section
             that is not an object, or a game other than ``game``; the message
             names the file and the field.  The search section's values are
             :func:`search.budget.load_weight_file`'s to check.
     """
-    source = Path(path)
+    source = resolve_weight_file(path)
     try:
         text = source.read_text(encoding="utf-8")
     except OSError as exc:
@@ -254,3 +266,52 @@ def _game_from_json(raw: Any, fail: Any) -> KInARow:
     except InvalidGameError as exc:
         raise fail("game", str(exc)) from None
 
+
+
+# ------------------------------------------------------------------ shipped files, by name
+def shipped_weights_folder() -> Path:
+    """The folder of the shipped weight files (the ``weights`` data package), in a checkout or an installed wheel."""
+    folder = resources.files(SHIPPED_PACKAGE)
+    if not isinstance(folder, Path):  # a zipped install: no file system path to hand to readers
+        raise WeightFileError(f"the {SHIPPED_PACKAGE!r} package is not a folder on disk ({folder}): install the wheel unzipped")
+    return folder
+
+
+def shipped_weight_files() -> dict[str, Path]:
+    """``{name: path}`` of every shipped weight file, by name (file name without ``.json``), sorted.
+
+    Example:
+        >>> files = shipped_weight_files()
+        >>> "connect4-threats-tuned" in files, files["connect4-threats-tuned"].name
+        (True, 'connect4-threats-tuned.json')
+    """
+    return dict(sorted((entry.stem, entry) for entry in shipped_weights_folder().glob("*.json")))
+
+
+def resolve_weight_file(name_or_path: PathLike) -> Path:
+    """The file a weight-file argument means: an existing path, else a shipped file named without a path.
+
+    The one rule every place that accepts a weight file follows (through
+    :func:`load_weights`): an existing path wins; otherwise a bare name
+    (``connect4-threats-tuned`` or ``connect4-threats-tuned.json``), or the
+    checkout's relative path ``weights/<name>.json``, is looked up among
+    :func:`shipped_weight_files`.  So ``weights/...`` paths work from any
+    folder, a wheel's install included.
+
+    Example:
+        >>> resolve_weight_file("connect4-threats-tuned") == resolve_weight_file("connect4-threats-tuned.json")
+        True
+
+    Raises:
+        WeightFileError: no such file and no such shipped name; the message lists the shipped names.
+    """
+    path = Path(name_or_path)
+    if path.exists():
+        return path
+    shipped = shipped_weight_files()
+    if path.parent in (Path("."), Path(SHIPPED_PACKAGE)):
+        name = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+        if name in shipped:
+            return shipped[name]
+    raise WeightFileError(f"{os.fspath(name_or_path)}: cannot read: no such file, nor a shipped weight file; "
+                          f"the shipped names are {', '.join(shipped)} (python -m weights --list)")  # fmt: skip

@@ -20,6 +20,7 @@ from games.errors import GameError
 from search._piskvork_time import MIN_BUDGET_MS, Limits, move_budget_ms, table_slots, turn_ms, with_budget
 from search.agents import AgentType, make_agent
 from search.errors import SearchError
+from search.warmup import warm_up
 
 DEFAULT_SPEC = "alphabeta:heuristic=mics,radius=2"
 """The default engine: the Bologna m,n,k project's MICS evaluator over cells near the stones, with a time budget per move."""
@@ -311,13 +312,12 @@ class Brain:
             self._agent[2].reset()
 
     def _warm_up(self, game: KInARow) -> None:
-        """Build the agent for ``game`` (it may refuse the board); the first time, search once, untimed, so that
-        loading the compiled kernels does not eat the first move's time."""
+        """Build the agent for ``game`` (it may refuse the board); the first time, play the warm-up positions
+        untimed (:func:`search.warmup.warm_up`), so that compiling or loading the kernels of every code path
+        (search, threat search, the block of a four) does not eat a timed move's time."""
         agent = make_agent(with_budget(self.spec, MIN_BUDGET_MS), game)
         if not self._warm:
-            position = Position(game)
-            position.play(game.n_cells // 2)
-            agent.select_move(position)
+            warm_up(agent, game)
             self._warm = True
 
     def _think(self) -> list[str]:

@@ -8,6 +8,7 @@
     make_agent("alphabeta:heuristic=c4_features,depth=6,branching=4", CONNECT4)
     make_agent("alphabeta:heuristic=c4_features,f1_four=0,f3_two_open=0", CONNECT4)  # weights by name
     make_agent("weights/connect4-c4_features.json", CONNECT4)                         # a weight file
+    make_agent("connect4-threats-tuned", CONNECT4)                  # a shipped one, by name (python -m weights --list)
     make_agent("alphabeta:depth=2,weights=weights/connect4-c4_features.json", CONNECT4)   # its settings overridden
     make_agent("random", CONNECT4); make_agent("rules", CONNECT4); make_agent("minimax:depth=3", CONNECT4)
     make_agent("perfect", CONNECT4); make_agent("perfect:weak=1", TIC_TAC_TOE)   # the exact solver
@@ -21,14 +22,13 @@ import math
 import os
 import re
 import time
-from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 import numpy as np
 
 from games import Action, KInARow, Position
 from games.checks import INT64_MAX, check_int, check_optional_int, check_optional_positive, check_seed
-from heuristics import Evaluator, get_spec, load_weights
+from heuristics import Evaluator, WeightFileError, get_spec, load_weights, resolve_weight_file
 from search._bitsearcher import BitSearcher
 from search._perfect import exact_move
 from search.agent_spec import AGENT_NAMES, parse_spec
@@ -292,7 +292,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
 
         spec    := NAME [":" key=value ("," key=value)*]  |  PATH
         NAME    := alphabeta | minimax | random | rules | perfect   (the text before the first ":")
-        PATH    := anything else: a weight file (an alpha-beta agent with its heuristic, weights and search)
+        PATH    := anything else: a weight file, or a shipped one's name (an alpha-beta agent with its heuristic, weights and search)
 
     A value runs to the next comma, so ``alphabeta:weights=dir/x.json,depth=2``
     and ``alphabeta:depth=2,weights=dir/x.json`` are the same agent; a key may
@@ -319,9 +319,10 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     parsed = parse_spec(spec)
     if parsed.kind is None:
         assert parsed.path is not None
-        if not parsed.path.endswith(".json") and not Path(parsed.path).is_file():
-            raise AgentSpecError(f"unknown agent {parsed.path.partition(':')[0]!r} in spec {spec!r}: "
-                                 f"use one of {', '.join(SPEC_NAMES)} or a weight file path")  # fmt: skip
+        if not parsed.path.endswith(".json") and not _names_weight_file(parsed.path):
+            raise AgentSpecError(f"unknown agent {parsed.path.partition(':')[0]!r} in spec {spec!r}: use one of "
+                                 f"{', '.join(SPEC_NAMES)}, a weight file path or a shipped weight file's name "
+                                 "(python -m weights --list)")  # fmt: skip
         agent = AlphaBetaAgent(game, weights=parsed.path, seed=seed)
         agent.spec = spec
         return agent
@@ -345,6 +346,14 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
             f"valid keys are {', '.join(sorted(_KEYS[kind]))}{extra}"
         )
     return _build(spec, kind, game, values, overrides)
+
+
+def _names_weight_file(text: str) -> bool:
+    """True if ``text`` is an existing file or a shipped weight file's name (:func:`heuristics.resolve_weight_file`)."""
+    try:
+        return resolve_weight_file(text).is_file()
+    except WeightFileError:
+        return False
 
 
 def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], overrides: dict[str, float]) -> AgentType:

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_packages_type_check_strictly() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "mypy", "games", "heuristics", "search", "envs", "tuning"],
+        [sys.executable, "-m", "mypy", "games", "heuristics", "search", "envs", "tuning", "weights"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert out.returncode == 0, out.stdout + out.stderr

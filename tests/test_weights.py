@@ -20,6 +20,7 @@ from heuristics import (
     get_spec,
     load_weights,
     save_weights,
+    shipped_weight_files,
 )
 from heuristics.defaults import default_weight_files
 from search.budget import Limit
@@ -50,10 +51,11 @@ def test_every_default_record_round_trips(tmp_path: Path) -> None:
 
 def test_shipped_default_files_match_the_registry() -> None:
     expected = default_weight_files()
-    shipped = sorted(p.name for p in (REPO / "weights").glob("*.json") if not p.name.endswith("-tuned.json"))
+    files = shipped_weight_files()  # read as package data: the same files a wheel carries
+    shipped = sorted(f"{name}.json" for name in files if not name.endswith("-tuned"))
     assert shipped == sorted(expected), "regenerate with: python -m heuristics.defaults"
     for name, record in expected.items():
-        assert load_weights(REPO / "weights" / name) == record, name
+        assert load_weights(files[name[: -len(".json")]]) == record, name
     assert {"connect4-c4_features.json", "connect4-square_values.json", "gomoku-mics.json"} <= set(expected)
 
 

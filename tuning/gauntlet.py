@@ -6,7 +6,7 @@ the project ships (the first tuned ``c4_features`` file beat its defaults by
 a *gauntlet*: every registered evaluator that covers the game, with its
 default weights, at the run's budget (a :class:`search.budget.Limit`: nodes or
 time per move, a depth cap), plus every tuned weight file shipped in
-``weights/`` for the game (also at the run's budget).  The tuner
+the ``weights`` data package for the game (also at the run's budget).  The tuner
 scores a trial over all of them and exports only a candidate that beats the
 pool and loses to no member (see :mod:`tuning._confirm`).
 
@@ -24,13 +24,14 @@ from typing import Optional
 from games import KInARow
 from heuristics.defaults import game_tag
 from heuristics.registry import HEURISTICS
+from heuristics.weights import shipped_weights_folder
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
 from search.budget import Limit, load_weight_file
 from tuning.space import Candidate
 
-WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
-"""The shipped weight files (in a checkout or an editable install; absent from a wheel: then only the defaults play)."""
+WEIGHTS_DIR = shipped_weights_folder()
+"""The shipped weight files: the ``weights`` data package, the same folder in a checkout and in an installed wheel."""
 
 
 def member_spec(text: str, game: KInARow, budget: Limit, random_every: Optional[int] = None) -> str:

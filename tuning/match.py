@@ -15,7 +15,7 @@ searches depend on the machine's load.
 Command line::
 
     python -m tuning.match "alphabeta:depth=4" "alphabeta:depth=2" --pairs 100 --workers 2
-    python -m tuning.match weights/connect4-c4_features.json "alphabeta:heuristic=square_values,nodes=1000" --sprt 0,10
+    python -m tuning.match connect4-threats-tuned "alphabeta:heuristic=square_values,nodes=1000" --sprt 0,10
 
 Example:
     >>> from games import TIC_TAC_TOE
@@ -371,7 +371,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Play agent A against agent B on paired random openings and report W/D/L, "
         "pentanomial counts, Elo with a 95% interval, LOS and optionally an SPRT (which plays on until it decides).",
     )
-    parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4')")
+    parser.add_argument("a", help="agent spec or weight file of A (e.g. 'alphabeta:depth=4'; a shipped file by name: "
+                                  "'connect4-threats-tuned', see python -m weights --list)")
     parser.add_argument("b", help="agent spec or weight file of B")
     add_game_arguments(parser)
     parser.add_argument("--pairs", type=int, default=None,

@@ -10,10 +10,12 @@ columns, K in a row.
 Agents are specs (:func:`search.agents.make_agent`).  An alpha-beta spec
 without a budget of its own (no ``depth``, ``nodes`` or ``time_ms``), and a
 weight file, search for :data:`BUDGET_SHARE` of the limit; other specs play
-as written and answer for their own time.  Each agent makes one untimed
-move on the empty board of every configuration before its games, so that
-loading the compiled kernels is not charged to its first move (a real
-tournament would charge it; this one compares search, not start-up).
+as written and answer for their own time.  Each agent plays the warm-up
+positions of every configuration untimed before its games
+(:func:`search.warmup.warm_up`: the empty board, a middle game, a win, a
+block, forks), so that compiling or loading the kernels of every code path
+is not charged to a timed move (a real tournament would charge it; this one
+compares search, not start-up).
 
 One optional departure from the tournament's rules: ``max_plies`` adjudicates a
 game that reaches that many plies without a winner as a draw (reason
@@ -36,6 +38,7 @@ from typing import Callable, Optional, Sequence
 from games import Action, KInARow, Position, make_game
 from search.agent_spec import parse_spec
 from search.agents import AgentType, make_agent
+from search.warmup import warm_up
 
 CONFIGURATIONS: tuple[tuple[int, int, int], ...] = (
     (3, 3, 3), (4, 3, 3), (4, 4, 3), (4, 4, 4), (5, 4, 4), (5, 5, 4), (5, 5, 5), (6, 4, 4), (6, 5, 4), (6, 6, 4),
@@ -226,9 +229,8 @@ def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit
 
 
 def _warm_up(agent: AgentType, game: KInARow) -> None:
-    """One untimed move on the empty board (module docstring); then the agent is reset."""
-    agent.select_move(Position(game))
-    agent.reset()
+    """The untimed warm-up moves (module docstring); then the agent is reset."""
+    warm_up(agent, game)
 
 
 def _one_game(game: KInARow, pair: tuple[str, str], agents: dict[str, AgentType], refused: dict[str, str],

@@ -1,0 +1,68 @@
+"""Compile before the clock: the warm-up positions reach every rule, and a cold numba cache costs no timed move."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
+from search.simple_agents import Rule, RuleBasedAgent, rule_candidates
+from search.warmup import first_compile_seconds, warm_up, warm_up_positions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("game", [TIC_TAC_TOE, CONNECT4, GOMOKU], ids=str)
+def test_the_warm_up_positions_reach_every_rule_of_the_rules_player(game: KInARow) -> None:
+    positions = warm_up_positions(game)
+    assert positions[0].ply == 0 and not any(p.is_terminal() for p in positions)
+    assert {rule_candidates(p)[0] for p in positions} == set(Rule)  # win, block, fork, stop a fork, most ways
+
+
+def test_warm_up_leaves_the_agent_as_new() -> None:
+    agent = RuleBasedAgent(seed=3)
+    assert warm_up(agent, TIC_TAC_TOE) >= 0.0
+    agent.seed(3)
+    fresh = RuleBasedAgent(seed=3)
+    position = TIC_TAC_TOE.position()
+    assert [agent.select_move(position) for _ in range(5)] == [fresh.select_move(position) for _ in range(5)]
+
+
+def _cold(tmp: Path) -> dict[str, str]:
+    """An environment whose numba cache is an empty folder: every kernel compiles, as after an install."""
+    cache = tmp / "numba-cache"
+    cache.mkdir(exist_ok=True)
+    return {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(cache)}
+
+
+@pytest.mark.slow
+def test_a_cold_cache_costs_the_tournament_no_timed_move(tmp_path: Path) -> None:
+    # Warmed on the empty board only, the rules player compiled its fork defence inside a timed move (880 ms, over 500).
+    out = tmp_path / "tour"
+    done = subprocess.run([sys.executable, "-m", "scripts.mnk_tournament", "perfect", "rules", "--configs", "3,3,3",
+                           "--time-ms", "500", "--out", str(out)], cwd=ROOT, env=_cold(tmp_path), capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (config,) = json.loads(out.with_suffix(".json").read_text())["configurations"]
+    assert [g["reason"] for g in config["games"] if g["reason"] in ("time", "error", "illegal")] == []
+    assert max(config["slowest_ms"].values()) < 500
+
+
+def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(tmp_path: Path) -> None:
+    def play() -> str:
+        done = subprocess.run([sys.executable, "-m", "envs.play", "tictactoe", "--opponent", "rules", "--you", "second"],
+                              input="q\n", cwd=tmp_path, env=_cold(tmp_path), capture_output=True, text=True, timeout=600)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    first = play()
+    assert first.startswith("preparing the opponent (the first run compiles for about 10 s; later runs start at once) ...\n")
+    assert "opponent played" in first  # then the game goes on as usual
+    again = play()
+    assert "preparing" not in again and "opponent played" in again
+    assert first_compile_seconds("rules", TIC_TAC_TOE) is None  # this process: the worktree's own warm cache
