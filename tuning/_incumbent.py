@@ -27,6 +27,7 @@ from typing import Optional
 import optuna
 
 from games import KInARow
+from heuristics import resolve_weight_file
 from heuristics.defaults import game_tag
 from search.budget import Limit, load_weight_file
 from tuning.gauntlet import WEIGHTS_DIR
@@ -102,9 +103,12 @@ def find_incumbent(choice: Optional[str], game: KInARow, heuristic: str, space: 
     """
     if choice is not None and choice.lower() == "none":
         return None
-    path = Path(choice) if choice is not None else weights_dir / f"{game_tag(game)}-{heuristic}-tuned.json"
-    if choice is None and not path.is_file():
-        return None
+    if choice is None:
+        path = weights_dir / f"{game_tag(game)}-{heuristic}-tuned.json"
+        if not path.is_file():
+            return None
+    else:
+        path = resolve_weight_file(choice)  # a path, or a shipped file's name (``connect4-threats-tuned``)
     loaded, tuned = load_weight_file(str(path), game)
     if loaded.heuristic != heuristic:
         raise ValueError(f"--incumbent {path} holds {loaded.heuristic!r} weights; this run tunes {heuristic!r}")
