@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from games._bits import _cell_bit
-from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
+from games._jit import JIT, JIT_PARALLEL
 from search import _bitnegamax as bn
 from search._settings import S_ARRAY, S_NODES, S_TT_GENERATION
 from search.engine import MAX_DEPTH
@@ -72,7 +72,7 @@ def _board_from_obs(obs: np.ndarray, rows: int, cols: int, board: np.ndarray, he
     return ply
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _bits_from_obs(obs: np.ndarray, rows: int, cols: int) -> tuple[np.uint64, np.uint64, int]:
     """``(current, mask, ply)`` of the mover's planes, as ``_from_board`` gives them from ``_board_from_obs``'s board."""
     current, mask, ply = _ZERO, _ZERO, 0

@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from games._board import _cell_of, _wins_through
-from games._jit import JIT, JIT_CLOCK, JIT_INLINE
+from games._jit import JIT, JIT_CLOCK
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
 from heuristics._incremental import MICS, NONE, PATTERNS, _generate_near, _move, _new_state, _value, _value_after
@@ -146,7 +146,7 @@ def _leaf(board, heights, stones, rules, hid, weights, windows) -> float:  # typ
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _to_tt(score: float, ply: int) -> float:
     """Make a win score relative to the node at ``ply`` before storing it."""
     if score > HEURISTIC_LIMIT:
@@ -156,7 +156,7 @@ def _to_tt(score: float, ply: int) -> float:
     return score
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _from_tt(score: float, ply: int) -> float:
     """Make a stored node-relative win score relative to the root again."""
     if score > HEURISTIC_LIMIT:

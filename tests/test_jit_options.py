@@ -19,7 +19,7 @@ def hand_spelled_options(source: str) -> list[int]:
     """Lines where a numba decorator or call takes anything but exactly one ``**JIT`` / ``**JIT_<NAME>`` from games._jit.
 
     A bare ``@njit``, ``@njit(cache=True)`` and ``@njit(**JIT, inline="always")`` all count: the options
-    must come whole from games/_jit.py (``JIT_INLINE`` is the inlined variant).
+    must come whole from games/_jit.py.
     """
     lines = []
     for node in ast.walk(ast.parse(source)):
@@ -40,7 +40,7 @@ def test_the_check_catches_every_hand_spelled_form() -> None:
     bad = ["@njit\ndef f(): pass", "@njit(cache=True)\ndef f(): pass", "@numba.njit(**JIT, inline='always')\ndef f(): pass",
            "g = njit(nogil=True)(f)", "@jit(**JIT, cache=False)\ndef f(): pass"]  # fmt: skip
     assert all(hand_spelled_options(source) == [1] for source in bad)
-    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_INLINE)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
+    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_PARALLEL)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
     assert hand_spelled_options(good) == []
 
 
@@ -51,13 +51,24 @@ def test_no_module_hard_codes_jit_options() -> None:
             source = path.read_text()
             for number in hand_spelled_options(source):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {source.splitlines()[number - 1].strip()}")
-    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK) from games._jit:\n" + "\n".join(offenders)
+    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK, JIT_PARALLEL) from games._jit:\n" + "\n".join(offenders)
 
 
 def test_the_options_cache_compiled_code() -> None:
     from games._jit import JIT
 
     assert JIT.get("cache") is True and not JIT.get("fastmath", False)
+
+
+def test_numba_inlines_only_where_a_benchmark_showed_it_pays() -> None:
+    """numba's IR inlining re-types the callee at every call site: it was most of the compile time (games._jit)."""
+    import games._jit as jit
+
+    options = {name: value for name, value in vars(jit).items() if name.startswith("JIT") and isinstance(value, dict)}
+    assert {name for name, value in options.items() if value.get("inline", "never") != "never"} == {"JIT_INLINE"}
+    users = sorted(str(path.relative_to(ROOT)) for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+                   if "**JIT_INLINE)" in path.read_text())  # fmt: skip
+    assert users == sorted(jit.INLINED_MODULES)
 
 
 def test_stale_kernel_caches_are_dropped_when_any_kernel_source_changes(tmp_path: Path) -> None:
