@@ -272,7 +272,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                             key_score = -_threats_bits(cur ^ msk, msk | square, rows, k, const12, w27)
                         else:
                             cell = (rows - 1 - _count(msk & _column(rows, col))) * cols + col
-                            key_score = _order(hid, board, heights, rows, cols, k, True, me, weights, windows, cell)
+                            key_score = _order(hid, board, heights, rows, cols, k, rules.gravity != 0, me, weights, windows, cell)
                         key_score = _clip(key_score, _ORDER_LIMIT)
                     if col == work[ply, at + K_KILLER] or col == work[ply, at + K_KILLER_2]:
                         key_score += _KILLER_BONUS
@@ -359,7 +359,8 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
             elif threat_bits:
                 score = -_clip(_threats_bits(opponent, child_mask, rows, k, const12, w27), HEURISTIC_LIMIT)
             else:
-                value = _evaluate(hid, board, heights, rows, cols, k, True, 1 + ((stones + ply + 1) & 1), weights, windows)
+                value = _evaluate(hid, board, heights, rows, cols, k, rules.gravity != 0, 1 + ((stones + ply + 1) & 1), weights,
+                                  windows)  # a bool, not the literal True: one compile of every evaluator for both kernels
                 score = -_clip(value, HEURISTIC_LIMIT)
             if track_array:
                 board[work[ply, at + K_CELL]] = 0

@@ -94,3 +94,47 @@ def test_stale_kernel_caches_are_dropped_when_any_kernel_source_changes(tmp_path
     (tmp_path / "beta" / "kernels.py").write_text("@njit\ndef f(): return 2\n")  # a callee changes ...
     assert invalidate_stale_caches(tmp_path, ("alpha", "beta"))
     assert not any(p.exists() for p in cached)  # ... so callers in other packages recompile too
+
+
+SIGNATURES = """
+import json
+import gymnasium as gym
+import numpy as np
+import envs
+from games import CONNECT4
+from heuristics import Evaluator, _dispatch
+from heuristics import _incremental
+from search import _bitnegamax as bn
+from search import _negamax as nm
+from search.engine import _search
+from games import MNK
+
+for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
+    for bitboards in (True, False):
+        _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
+_search(MNK(7, 7, 4).position("d4 c3"), Evaluator("mics", MNK(7, 7, 4)), depth=2)  # the incremental state
+env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                   opponent="alphabeta:depth=2,heuristic=windows,tt=64")
+_obs, infos = env.reset(seed=0)
+env.step(np.argmax(infos["action_mask"], axis=1))
+kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order,
+           "_move": _incremental._move, "_relines": _incremental._relines}
+print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.items()}))
+"""
+
+
+def test_the_search_kernels_compile_once_for_every_caller() -> None:
+    """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
+
+    The bitboard search is called by the engine and by the batched opponent, the evaluators by both search kernels,
+    the incremental updates with both signs: each compiles once.  In a fresh process: other tests' calls would count.
+    """
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    signatures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
+    assert not any("Literal" in s for found in signatures.values() for s in found), signatures
