@@ -114,9 +114,12 @@ for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf ke
         _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
 _search(MNK(7, 7, 4).position("d4 c3"), Evaluator("mics", MNK(7, 7, 4)), depth=2)  # the incremental state
 env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
-                   opponent="alphabeta:depth=2,heuristic=windows,tt=64")
+                   opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
 _obs, infos = env.reset(seed=0)
 env.step(np.argmax(infos["action_mask"], axis=1))
+single = gym.make("alphabeta/Connect4-v0", opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # an agent's BitSearcher
+_obs, info = single.reset(seed=0)
+single.step(int(np.argmax(info["action_mask"])))
 kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order,
            "_move": _incremental._move, "_relines": _incremental._relines}
 print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.items()}))
@@ -126,7 +129,7 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 def test_the_search_kernels_compile_once_for_every_caller() -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
-    The bitboard search is called by the engine and by the batched opponent, the evaluators by both search kernels,
+    The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by both search kernels,
     the incremental updates with both signs: each compiles once.  In a fresh process: other tests' calls would count.
     """
     import json
