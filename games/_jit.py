@@ -49,7 +49,8 @@ remove.  Measured with every helper called instead (one run of both, under load)
 random opponent went from 102,021 to 58,499 (single env) and from 2.23 M to 0.72 M (256 boards,
 ``scripts/bench_envs.py``), the incremental ``windows`` and ``patterns`` searches lost a third of their
 nodes/s (``scripts/bench_mnk.py``).  Helpers of scalars and tuples (the bitboard evaluators, popcounts,
-masks) are plain ``JIT``: LLVM inlines them as well, without the compile cost."""
+masks) are plain ``JIT``: LLVM inlines them as well, without the compile cost; one exception, mics'
+``_class_of``, measured (its comment says)."""
 
 INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_features.py", "heuristics/_lines.py",
                    "heuristics/_mics.py", "heuristics/_mics_lines.py", "heuristics/_threats.py")  # fmt: skip

@@ -159,7 +159,7 @@ def _new_state(hid: int, board: np.ndarray, rules: Rules, radius: int, enabled: 
     if near_on:
         for cell in range(cells):
             if board[cell] != 0:
-                _near_add(near, rows, cols, cell, radius, np.int64(1))  # not a literal 1: see _move
+                _near_add(near, rows, cols, cell, radius, 1)
     m_work_totals = np.zeros(m_totals.shape[0], dtype=np.int64)
     m_work_stats = np.zeros((4, 5), dtype=np.int64)
     m_line = np.zeros((7, 8 * k + 2) if kind == MICS else (7, 0), dtype=np.int64)
@@ -212,7 +212,7 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, 
     else:  # undone: the cell's directions are recomputed and it joins the sum again
         _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
     _relines(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers, m_line, m_line_out, work,
-             np.bool_(True))  # not the literal True: one compile of _relines for both uses  # fmt: skip
+             True)  # literal: _relines compiles once per value, on purpose (see search._negamax's _move calls)  # fmt: skip
 
 
 @njit(**JIT)
@@ -370,7 +370,7 @@ def _value_after(state, board, rules, cell, player, weights):  # type: ignore[no
     for p in range(2):
         _add_class(totals, 2 * p - 1, m_stats[p, cell], m_class[p, cell])
     _relines(board, rows, cols, k, cell, weights, cap, m_stats, totals, m_class, m_powers, state[12], state[13], work,
-             np.bool_(False))  # fmt: skip
+             False)  # fmt: skip
     board[cell] = 0
     total = _totals_value(totals, k, weights)
     return total if player == 2 else -total  # the side to move after the play is the other player

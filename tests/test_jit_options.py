@@ -103,7 +103,6 @@ import numpy as np
 import envs
 from games import CONNECT4
 from heuristics import Evaluator, _dispatch
-from heuristics import _incremental
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.engine import _search
@@ -112,7 +111,7 @@ from games import MNK
 for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
     for bitboards in (True, False):
         _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
-_search(MNK(7, 7, 4).position("d4 c3"), Evaluator("mics", MNK(7, 7, 4)), depth=2)  # the incremental state
+_search(MNK(7, 7, 4).position("d4 c3"), Evaluator("mics", MNK(7, 7, 4)), depth=2, bitboards=False)  # array kernel, m,n,k
 env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
                    opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
 _obs, infos = env.reset(seed=0)
@@ -120,8 +119,7 @@ env.step(np.argmax(infos["action_mask"], axis=1))
 single = gym.make("alphabeta/Connect4-v0", opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # an agent's BitSearcher
 _obs, info = single.reset(seed=0)
 single.step(int(np.argmax(info["action_mask"])))
-kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order,
-           "_move": _incremental._move, "_relines": _incremental._relines}
+kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order}
 print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.items()}))
 """
 
@@ -129,8 +127,9 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 def test_the_search_kernels_compile_once_for_every_caller() -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
-    The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by both search kernels,
-    the incremental updates with both signs: each compiles once.  In a fresh process: other tests' calls would count.
+    The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
+    both search kernels: each compiles once.  (The incremental updates compile once per sign on purpose: see
+    search._negamax.)  In a fresh process: other tests' calls would count.
     """
     import json
     import subprocess
