@@ -106,12 +106,10 @@ from heuristics import Evaluator, _dispatch
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search.engine import _search
-from games import MNK
 
 for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
     for bitboards in (True, False):
         _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
-_search(MNK(7, 7, 4).position("d4 c3"), Evaluator("mics", MNK(7, 7, 4)), depth=2, bitboards=False)  # array kernel, m,n,k
 env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
                    opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
 _obs, infos = env.reset(seed=0)
@@ -124,18 +122,22 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 """
 
 
-def test_the_search_kernels_compile_once_for_every_caller() -> None:
+def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
     The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
     both search kernels: each compiles once.  (The incremental updates compile once per sign on purpose: see
-    search._negamax.)  In a fresh process: other tests' calls would count.
+    search._negamax.)  In a fresh process (other tests' calls would count) on an empty cache: a kernel loaded from
+    the cache brings its callees' code along, so their dispatchers would list no signature at all.
     """
     import json
+    import os
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=1200)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     signatures = json.loads(done.stdout.strip().splitlines()[-1])
     assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
