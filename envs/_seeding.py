@@ -91,7 +91,7 @@ def _seed_words(seeds: np.ndarray, out: np.ndarray) -> None:
             out[j, w] = first | (second << _WORD)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _mul_high(a: np.uint64, b: np.uint64) -> np.uint64:
     """The high 64 bits of the 128-bit product ``a * b`` (numba has no 128-bit integers: four 32-bit products)."""
     a0, a1, b0, b1 = a & _MASK32, a >> _WORD, b & _MASK32, b >> _WORD
@@ -100,7 +100,7 @@ def _mul_high(a: np.uint64, b: np.uint64) -> np.uint64:
     return a1 * b1 + (cross1 >> _WORD) + (cross2 >> _WORD) + (middle >> _WORD)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _step(hi: np.uint64, lo: np.uint64, inc_hi: np.uint64, inc_lo: np.uint64) -> tuple[np.uint64, np.uint64]:
     """One LCG step, ``state * MULTIPLIER + inc`` modulo ``2**128``, on (high, low) word pairs."""
     prod_lo = lo * _MULT_LO
@@ -129,7 +129,7 @@ def _pcg64_states(seeds: np.ndarray, boards: np.ndarray, states: np.ndarray) -> 
         states[b, STATE_HI], states[b, STATE_LO], states[b, INC_HI], states[b, INC_LO] = hi, lo, inc_hi, inc_lo
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes an array: see games._jit.JIT_INLINE
 def _next_word(states: np.ndarray, b: int) -> np.uint64:
     """``PCG64.random_raw()`` from board ``b``'s state row (advanced): one 64-bit output."""
     hi, lo = _step(states[b, STATE_HI], states[b, STATE_LO], states[b, INC_HI], states[b, INC_LO])
@@ -139,7 +139,7 @@ def _next_word(states: np.ndarray, b: int) -> np.uint64:
     return word
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes an array: see games._jit.JIT_INLINE
 def _next_double(states: np.ndarray, b: int) -> float:
     """``Generator(PCG64).random()`` from board ``b``'s state row (advanced)."""
     return np.float64(_next_word(states, b) >> _U(11)) * _TO_DOUBLE

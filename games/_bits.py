@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games._jit import JIT, JIT_INLINE
+from games._jit import JIT
 from games._rng import _below
 from games._rules import Rules
 
@@ -154,7 +154,7 @@ def _has_run(stones: np.uint64, rules: Rules) -> bool:
     return False
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _winning_cells(stones: np.uint64, rules: Rules) -> np.uint64:
     """Every cell (empty or not) where one more stone gives ``stones`` a winning line (Pons' "winning position").
 
@@ -226,7 +226,7 @@ def _popcount(x: np.uint64) -> int:
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(**JIT_INLINE)  # per stone in the env's step kernel and the batched search's root set-up
+@njit(**JIT)
 def _cell_bit(rows: int, row_from_top: int, col: int) -> np.uint64:
     """The bit of cell ``(row_from_top, col)`` (row 0 on top, as the array boards and observations have it)."""
     return _ONE << np.uint64(col * (rows + 1) + rows - 1 - row_from_top)

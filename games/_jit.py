@@ -10,6 +10,20 @@ first import on a machine pays the compile time.  ``fastmath`` stays off: the
 kernels are integer code, and exact float results keep evaluations
 reproducible across machines.
 
+numba's IR inlining (``inline="always"``, :data:`JIT_INLINE`) is kept for
+the few helpers where a benchmark shows it pays (:data:`INLINED_MODULES`):
+it copies and re-types the callee's numba IR at every call site, nested
+inlines included, and it was most of the compile time (the bitboard
+search's ``_search`` held three inlined copies of the c4_features
+evaluator, each with two inlined copies of its per-player counts, each
+with dozens of inlined popcounts).  LLVM inlines small callees anyway, also
+callees loaded from numba's cache (the cache keeps each kernel's LLVM
+bitcode for linking into its callers), so a popcount or a mask helper
+called from the search compiles to the same instructions; a large callee
+(a whole evaluator) stays a call.  ``scripts/bench_compile.py`` measures
+the compile time, ``scripts/bench_search.py`` and ``scripts/bench_envs.py``
+the speed.
+
 Numba invalidates a cached kernel when *its own* file changes, but not when a
 kernel it calls from another file does: after editing ``heuristics/_mics.py``
 the cached search kernel would still run the old evaluator.  So on import
@@ -29,11 +43,18 @@ from typing import Any, Sequence
 JIT: dict[str, Any] = {"cache": True, "nogil": True}
 
 JIT_INLINE: dict[str, Any] = {**JIT, "inline": "always"}
-"""For tiny helpers of hot loops (a popcount, a mask): numba inlines them into
-every caller at compile time.  Plain ``JIT`` helpers are inlined by LLVM only
-when compiled in the same process as their caller: one loaded from numba's
-cache is machine code, linked and *called*, so a one-instruction popcount
-would cost a call (measured: a third of the bitboard search's time)."""
+"""numba IR inlining, only in :data:`INLINED_MODULES` (``tests/test_jit_options.py`` checks), for small helpers
+of hot loops that take arrays: a call reference-counts every array argument, which LLVM's inlining does not
+remove.  Measured with every helper called instead (one run of both, under load): the env's steps/s with a
+random opponent went from 102,021 to 58,499 (single env) and from 2.23 M to 0.72 M (256 boards,
+``scripts/bench_envs.py``), the incremental ``windows`` and ``patterns`` searches lost a third of their
+nodes/s (``scripts/bench_mnk.py``).  Helpers of scalars and tuples (the bitboard evaluators, popcounts,
+masks) are plain ``JIT``: LLVM inlines them as well, without the compile cost; one exception, mics'
+``_class_of``, measured (its comment says)."""
+
+INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_features.py", "heuristics/_lines.py",
+                   "heuristics/_mics.py", "heuristics/_mics_lines.py", "heuristics/_threats.py")  # fmt: skip
+"""The only files whose kernels use :data:`JIT_INLINE`."""
 
 JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
 """For the one kernel that reads the clock through an object-mode block,

@@ -44,7 +44,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from games._jit import JIT_INLINE
+from games._jit import JIT
 from heuristics._c4_features import _lone_group, _weighted_sum
 
 _ONE = np.uint64(1)
@@ -61,13 +61,13 @@ _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _count(x: np.uint64) -> np.int64:
     """Set bits of ``x``, as an int64.
 
     The SWAR sum of ``games._bits._popcount``, which LLVM compiles to one
-    ``popcnt`` instruction; kept here and inlined (``JIT_INLINE``) so no call
-    is left around it, and cast with ``np.int64`` (``int()`` of a uint64
+    ``popcnt`` instruction (LLVM inlines it into every caller: no call is
+    left around it, see ``games._jit``), cast with ``np.int64`` (``int()`` of a uint64
     stays a uint64, which numba would mix with int64 into float).
     """
     x = x - ((x >> _ONE) & _M1)
@@ -95,7 +95,7 @@ def constants(rows: int, cols: int) -> np.ndarray:
     return consts
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _line_counts(own: np.uint64, empty: np.uint64, available: np.uint64, s: np.uint64):  # type: ignore[no-untyped-def]
     """Counts of ``own``'s line features along shift ``s``.
 
@@ -127,7 +127,7 @@ def _line_counts(own: np.uint64, empty: np.uint64, available: np.uint64, s: np.u
     return four, three_open, three_half, three_closed, broken, two_open, two_side, two_closed
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _lone(own: np.uint64, height: np.uint64) -> np.uint64:
     """``own``'s stones with no own stone among their 8 neighbours (F4).
 
@@ -140,7 +140,7 @@ def _lone(own: np.uint64, height: np.uint64) -> np.uint64:
     return own & ~near
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _vertical_counts(own: np.uint64, available: np.uint64):  # type: ignore[no-untyped-def]
     """``_line_counts`` along the columns (shift 1), for gravity positions: most features cannot occur there.
 
@@ -161,7 +161,7 @@ def _vertical_counts(own: np.uint64, available: np.uint64):  # type: ignore[no-u
             _count(two & ~after2))  # fmt: skip
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _player_counts(own, empty, available, rows, lone_groups):  # type: ignore[no-untyped-def]
     """The 12 feature counts of ``own`` in SPEC (weight) order; ``lone_groups``: the 4 F4 column masks."""
     height = np.uint64(rows + 1)
@@ -181,7 +181,7 @@ def _player_counts(own, empty, available, rows, lone_groups):  # type: ignore[no
             _count(lone & lone_groups[2]), _count(lone & lone_groups[3]))  # fmt: skip
 
 
-@njit(**JIT_INLINE)  # into the bitboard search's leaves and ordering: a call per leaf cost about a tenth of a leaf
+@njit(**JIT)
 def _evaluate_bits(me, mask, rows, consts, weights):  # type: ignore[no-untyped-def]
     """c4_features value for the owner of ``me`` (a subset of ``mask``, the occupied squares).
 

@@ -252,7 +252,7 @@ def _lone_group(cols: int, c: int) -> int:
     return min(abs(2 * c - (cols - 1)) // 2, 3)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _weighted_sum(weights, counts):  # type: ignore[no-untyped-def]
     """``sum(weights[i] * counts[i])`` in index order.
 

@@ -212,7 +212,7 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, 
     else:  # undone: the cell's directions are recomputed and it joins the sum again
         _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
     _relines(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers, m_line, m_line_out, work,
-             True)  # fmt: skip
+             True)  # literal: _relines compiles once per value, on purpose (see search._negamax's _move calls)  # fmt: skip
 
 
 @njit(**JIT)

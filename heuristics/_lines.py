@@ -45,7 +45,7 @@ def window_table(rows: int, cols: int, k: int) -> np.ndarray:
     return table
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _stones_in_window(board, rows, cols, k, me, row, col, dr, dc, s):  # type: ignore[no-untyped-def]
     """Stones of ``me`` and of the other side in one k-window through cell (row, col): ``(own, opp)``, ``(-1, -1)`` off the board.
 

@@ -304,7 +304,7 @@ def _powers(k: int, weights: np.ndarray) -> np.ndarray:
     return powers
 
 
-@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray) -> tuple[int, float]:
     """``_player_cell`` from the four directions' values: the same tier and the same float ``raw``, bit for bit.
 
@@ -334,7 +334,7 @@ def _combine(stats: np.ndarray, k: int, weights: np.ndarray, powers: np.ndarray)
     return 3, raw
 
 
-@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+@njit(**JIT_INLINE)  # scalars, but called instead, mics' searches lost a tenth of their nodes/s (bench_mnk)
 def _class_of(tier: int, raw: float, cap: float) -> int:
     """How a player's cell value enters the totals: 1 finishing, 2 double threat, 3 clamped to the cap, 4 linear."""
     if tier <= 2:
@@ -342,7 +342,7 @@ def _class_of(tier: int, raw: float, cap: float) -> int:
     return 3 if raw > cap else 4
 
 
-@njit(**JIT_INLINE)  # hot in the incremental update: a cached call would cost more than its body
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _add_class(totals: np.ndarray, sign: int, stats: np.ndarray, klass: int) -> None:
     """Add (sign 1) or take away (sign -1) one player's cell value from the integer totals (see _N_TOTALS).
 
@@ -390,7 +390,7 @@ def _order(board, heights, rows, cols, k, gravity, me, weights, windows, cell): 
     return _order_value(board, rows, cols, cell, weights, tier_me, raw_me, tier_op, raw_op)
 
 
-@njit(**JIT_INLINE)  # per candidate in the move ordering, here and in heuristics._incremental
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _order_value(board, rows, cols, cell, weights, tier_me, raw_me, tier_op, raw_op):  # type: ignore[no-untyped-def]
     """The ordering score from both players' ``(tier, raw)`` at empty ``cell``: own (boosted) + opponent's + adjacency."""
     t1, t2, cap = _tiers(weights)

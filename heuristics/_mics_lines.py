@@ -107,7 +107,7 @@ def _line_stats(board, rows, cols, k, cell, player, d, line, out):  # type: igno
         row[0], row[1], row[2], row[3], row[4] = friendly, last - first + 1, best, hist[best], int(distinct >= 2)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _leave(s, k, own_sum, empty_pos_sum, hist, sums):  # type: ignore[no-untyped-def]
     """Take window ``s`` out of ``_line_stats``' set; return 1 if an empty-position sum left the set, else 0."""
     missing = k - (own_sum[s + k] - own_sum[s])

@@ -194,7 +194,7 @@ SPEC = HeuristicSpec(
 )
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _weighted_sum(weights, counts):  # type: ignore[no-untyped-def]
     """``sum(weights[i] * counts[i])``: the one combination both kernels use, so their results agree to the bit.
 
@@ -210,7 +210,7 @@ def _weighted_sum(weights, counts):  # type: ignore[no-untyped-def]
     return t0 + t1 + t2
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def centre_group(rows: int, cols: int, gravity: bool, r: int, c: int) -> int:
     """0 (centre) .. 3: column distance from the centre; without gravity the larger of column and row distance."""
     dist = abs(2 * c - (cols - 1)) // 2
@@ -219,13 +219,13 @@ def centre_group(rows: int, cols: int, gravity: bool, r: int, c: int) -> int:
     return min(dist, 3)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _is_playable(board, n, cols, cell):  # type: ignore[no-untyped-def]
     """True if the empty ``cell`` of a gravity board is playable now (bottom row, or the cell below is taken)."""
     return cell + cols >= n or board[cell + cols] != 0
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT_INLINE)  # takes arrays: see games._jit.JIT_INLINE
 def _after_is_empty(board, rows, cols, last, d):  # type: ignore[no-untyped-def]
     """True if the cell one step past ``last`` along direction ``d`` (0 row, 1 column, 2 diagonal, 3 anti) is an empty cell."""
     r, c = last // cols + (0 if d == 0 else 1), last % cols + (1 if d == 0 or d == 2 else (0 if d == 1 else -1))

@@ -57,7 +57,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from games._jit import JIT, JIT_INLINE
+from games._jit import JIT
 from heuristics._c4_bits import _count
 from heuristics._square_values import square_value_table
 from heuristics._threats import _weighted_sum, centre_group
@@ -103,7 +103,7 @@ def constants(rows: int, cols: int, k: int) -> np.ndarray:
     return consts
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _smear(x: np.uint64, board: np.uint64, rows: int, up: bool) -> np.uint64:
     """The squares strictly above (``up``) or below some square of ``x`` in its column.
 
@@ -119,7 +119,7 @@ def _smear(x: np.uint64, board: np.uint64, rows: int, up: bool) -> np.uint64:
     return out
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _windows4(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64, height: int):  # type: ignore[no-untyped-def]
     """:func:`_windows` for k = 4, unrolled: a 4-input adder per direction (twice as fast as the loops)."""
     n1, n2, n3, a1, a2, a3 = 0, 0, 0, 0, 0, 0
@@ -148,7 +148,7 @@ def _windows4(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint6
     return n1, a1 - n1, n2, a2 - n2, n3, a3 - n3, 0, 0, threats, two
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64, height: int, k: int):  # type: ignore[no-untyped-def]
     """Window counts of ``own`` and its threat and fork squares, over the four directions.
 
@@ -156,7 +156,7 @@ def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64
     ``lM`` count the "now" / "later" windows with ``M = min(k - own stones,
     4)``; ``threats``: the empty squares completing a window; ``forks``:
     empty squares covered by ``k - 2`` windows along two or more directions.
-    Scalars only (no arrays): the function is inlined into the search.
+    Scalars only (no arrays): a call from the search passes no reference-counted argument.
     """
     if k == 4:
         return _windows4(own, free, nowok, empty, height)
@@ -204,7 +204,7 @@ def _windows(own: np.uint64, free: np.uint64, nowok: np.uint64, empty: np.uint64
     return n1, a1 - n1, n2, a2 - n2, n3, a3 - n3, n4, a4 - n4, threats, two
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _cells(own: np.uint64, consts):  # type: ignore[no-untyped-def]
     """``(squares, centre_0, .., centre_3)`` of ``own``: the square values (bit planes) and centre group counts."""
     # Unrolled: a tuple indexed by a loop variable costs a memory round trip per access.
@@ -215,7 +215,7 @@ def _cells(own: np.uint64, consts):  # type: ignore[no-untyped-def]
             _count(own & consts[C_CENTRE + 2]), _count(own & consts[C_CENTRE + 3]))  # fmt: skip
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _threat_counts(mine: np.uint64, theirs: np.uint64, playable: np.uint64, consts, rows: int):  # type: ignore[no-untyped-def]
     """``(playable, multi, odd, even, stacked, under)`` of the threat squares ``mine`` against ``theirs``."""
     if mine == _ZERO:  # the common case before the endgame: skip the smears

@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit, prange
 
 from games._bits import _cell_bit
-from games._jit import JIT, JIT_INLINE, JIT_PARALLEL
+from games._jit import JIT, JIT_PARALLEL
 from search import _bitnegamax as bn
 from search._settings import S_ARRAY, S_NODES, S_TT_GENERATION
 from search.engine import MAX_DEPTH
@@ -72,7 +72,7 @@ def _board_from_obs(obs: np.ndarray, rows: int, cols: int, board: np.ndarray, he
     return ply
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _bits_from_obs(obs: np.ndarray, rows: int, cols: int) -> tuple[np.uint64, np.uint64, int]:
     """``(current, mask, ply)`` of the mover's planes, as ``_from_board`` gives them from ``_board_from_obs``'s board."""
     current, mask, ply = _ZERO, _ZERO, 0
@@ -144,9 +144,12 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
         w[max_ply, c] = 0
         w[max_ply + 1, c] = 0
     kb[max_ply, :] = noise[b, row, :cols]
-    depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, False, 0.0, np.inf, rules, s, consts, weights,
-                               weights_pad, windows, board[b], heights[b], tt_keys[b], tt_scores[b], tt_depths[b],
-                               tt_flags[b], tt_moves[b], tt_stamps[b], w, frames[b], kb, bounds[b], pv_out[b])  # fmt: skip
+    # engine._bit_search's signature exactly, so that _iterate compiles once for both: a bool, not the literal False,
+    # and the table rows as strided ("A") arrays, the layout of search.tt.TranspositionTable's fields.
+    depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, np.bool_(False), 0.0, np.inf, rules, s, consts,
+                               weights, weights_pad, windows, board[b], heights[b], tt_keys[b, ::1], tt_scores[b, ::1],
+                               tt_depths[b, ::1], tt_flags[b, ::1], tt_moves[b, ::1], tt_stamps[b, ::1], w, frames[b], kb,
+                               bounds[b], pv_out[b])  # fmt: skip
     out_move[j], out_score[j], out_depth[j], out_nodes[j] = pv_out[b, 1], score, depth, s[S_NODES]
 
 
@@ -167,7 +170,7 @@ def _bit_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, 
                           board, heights, work, frames, keys, bounds, pv_out, out_move, out_score, out_depth,
                           out_nodes):  # fmt: skip
     """:func:`_bit_replies` with the boards spread over numba's threads (each board touches only its own slices)."""
-    for j in prange(boards.shape[0]):
-        _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
+    for j in prange(boards.shape[0]):  # j is a uint64 here: passed as int64, as in _bit_replies (one compile of _bit_one)
+        _bit_one(np.int64(j), boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
                  work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip

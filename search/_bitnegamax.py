@@ -45,14 +45,10 @@ bitboards buy over the array kernel:
   about 40% of the time.  ``_search`` keeps one frame per ply in arrays
   instead (position, window, move list, next move to try) and walks the tree
   in a loop, so arrays are never passed per node; its helpers take only
-  scalars and tuples.  For the same reason ``_search`` is inlined into
-  ``_iterate`` (numba IR inlining, ``JIT_INLINE``): a call increfs and
-  decrefs each of its ~25 array arguments.  ``_iterate`` itself is called,
-  not inlined, from the batched opponent's per-board kernel: inlined there
-  it saved about 9% of the batched env's time with a depth-2 opponent, but
-  that kernel runs on threads and so compiles in every process
-  (``games._jit.JIT_PARALLEL``), and inlining the whole search into it took
-  its compile from about 21 s to 70 s a process (measured).
+  scalars and tuples.  ``_iterate`` calls ``_search`` once per iteration
+  (its ~25 array arguments are reference-counted per iteration, not per
+  node), and the batched opponent's per-board kernel calls ``_iterate``:
+  nothing is inlined by numba (``games._jit`` says why).
 
 Move ordering is the array kernel's (table move, forced blocks, killers, the
 heuristic's score, history to break ties), sorted by insertion: a node has at
@@ -95,7 +91,7 @@ import numpy as np
 from numba import njit
 
 from games._bits import _winning_cells
-from games._jit import JIT, JIT_INLINE
+from games._jit import JIT
 from heuristics._c4_bits import C_BOARD, C_BOTTOM, _count, _evaluate_bits
 from heuristics._dispatch import _evaluate, _order
 from heuristics._threats_bits import _evaluate_bits as _threats_bits
@@ -160,7 +156,7 @@ def work_shape(max_ply: int, cols: int) -> tuple[int, int]:
     return max_ply + 2, 2 * cols + N_SLOTS + max_ply
 
 
-@njit(**JIT_INLINE)  # into _iterate, and with it into the batch's _bit_one: no call, no per-call reference counts
+@njit(**JIT)
 def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, weights_pad, windows, board, heights,  # type: ignore[no-untyped-def]
             tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames, keys, bounds, deadline):  # fmt: skip
     """Fail-soft negamax alpha-beta value of the root, full window (``_negamax._negamax``'s contract).
@@ -276,7 +272,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                             key_score = -_threats_bits(cur ^ msk, msk | square, rows, k, const12, w27)
                         else:
                             cell = (rows - 1 - _count(msk & _column(rows, col))) * cols + col
-                            key_score = _order(hid, board, heights, rows, cols, k, True, me, weights, windows, cell)
+                            key_score = _order(hid, board, heights, rows, cols, k, rules.gravity != 0, me, weights, windows, cell)
                         key_score = _clip(key_score, _ORDER_LIMIT)
                     if col == work[ply, at + K_KILLER] or col == work[ply, at + K_KILLER_2]:
                         key_score += _KILLER_BONUS
@@ -363,7 +359,8 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
             elif threat_bits:
                 score = -_clip(_threats_bits(opponent, child_mask, rows, k, const12, w27), HEURISTIC_LIMIT)
             else:
-                value = _evaluate(hid, board, heights, rows, cols, k, True, 1 + ((stones + ply + 1) & 1), weights, windows)
+                value = _evaluate(hid, board, heights, rows, cols, k, rules.gravity != 0, 1 + ((stones + ply + 1) & 1), weights,
+                                  windows)  # a bool, not the literal True: one compile of every evaluator for both kernels
                 score = -_clip(value, HEURISTIC_LIMIT)
             if track_array:
                 board[work[ply, at + K_CELL]] = 0
@@ -409,7 +406,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                         work[ply, at + K_NEXT] = work[ply, at + K_COUNT]  # cutoff: no more moves
 
 
-@njit(**JIT)  # not inlined into the batch's parallel kernel: that kernel compiles per process (70 s, not 21 s)
+@njit(**JIT)
 def _iterate(current, mask, stones, max_depth, node_budget, timed, started, deadline, rules, settings, consts, weights,  # type: ignore[no-untyped-def]
              weights_pad, windows, board, heights, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, work, frames,
              keys, bounds, pv_out):  # fmt: skip

@@ -9,8 +9,9 @@ never set.  Shifting a word by ``s`` moves every stone one step along a line:
 ``1`` up, ``H = rows + 1`` right, ``H + 1`` up-right, ``H - 1`` down-right;
 a step off the board lands on a sentinel or falls out of the word.
 
-Every helper is inlined into its caller (``JIT_INLINE``) and takes scalars
-only, so the search loop pays neither a call nor numba's reference counting.
+Every helper takes scalars only and is small enough for LLVM to inline it
+into its caller (see ``games._jit``), so the search loop pays neither a call
+nor numba's reference counting.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games._jit import JIT_INLINE
+from games._jit import JIT
 from heuristics._c4_bits import _count
 from search._negamax import _now
 
@@ -28,20 +29,20 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # 2**64 / golden ratio: spreads Pons' keys over the table
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _column(rows: int, col: int) -> np.uint64:
     """Every playable square of ``col``."""
     return ((_ONE << np.uint64(rows)) - _ONE) << np.uint64(col * (rows + 1))
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _first_column(squares: np.uint64, rows: int) -> int:
     """Column of the lowest set bit of ``squares`` (not 0)."""
     low = squares & (~squares + _ONE)
     return _count(low - _ONE) // (rows + 1)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _count_node(nodes: int, node_limit: int, check_time: bool, time_mask: int, deadline: float) -> tuple[int, bool]:
     """``(nodes, aborted)`` after counting one more node (``_negamax._budget_exhausted``'s rules).
 
@@ -54,20 +55,20 @@ def _count_node(nodes: int, node_limit: int, check_time: bool, time_mask: int, d
     return nodes, check_time and (nodes & time_mask) == 0 and _now() > deadline
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _tt_slot(key: np.uint64, size: int) -> int:
     """Table slot of ``key`` (``size`` a power of two); int64 so numba never mixes it with uint64 into float."""
     h = key * _HASH
     return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(size - 1))
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _clip(value: float, limit: float) -> float:
     """``value`` clipped to ``[-limit, limit]``."""
     return min(max(value, -limit), limit)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _time_mask(nodes: int, seconds: float) -> int:
     """A mask 2**j - 1 so that 2**j nodes take about half a millisecond at the measured rate (as ``engine._time_mask``)."""
     interval = np.int64(nodes / max(seconds, 1e-6) * 0.0005)

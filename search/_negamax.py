@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from games._board import _cell_of, _wins_through
-from games._jit import JIT, JIT_CLOCK, JIT_INLINE
+from games._jit import JIT, JIT_CLOCK
 from games._rules import Rules
 from heuristics._dispatch import _evaluate, _order
 from heuristics._incremental import MICS, NONE, PATTERNS, _generate_near, _move, _new_state, _value, _value_after
@@ -146,7 +146,7 @@ def _leaf(board, heights, stones, rules, hid, weights, windows) -> float:  # typ
     return min(max(v, -HEURISTIC_LIMIT), HEURISTIC_LIMIT)
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _to_tt(score: float, ply: int) -> float:
     """Make a win score relative to the node at ``ply`` before storing it."""
     if score > HEURISTIC_LIMIT:
@@ -156,7 +156,7 @@ def _to_tt(score: float, ply: int) -> float:
     return score
 
 
-@njit(**JIT_INLINE)
+@njit(**JIT)
 def _from_tt(score: float, ply: int) -> float:
     """Make a stored node-relative win score relative to the root again."""
     if score > HEURISTIC_LIMIT:
@@ -400,7 +400,9 @@ def _search(board, heights, key, stones, ply, depth, alpha, beta, rules, setting
             board[cell] = me
             heights[cell % cols] += 1
             if state is not None:
-                _move(state, board, rules, cell, me, 1, radius, weights)
+                _move(state, board, rules, cell, me, 1, radius, weights)  # literal signs: one compile each, on purpose
+                # (as plain int64, and _relines' commit flag a plain bool, mics' incremental search lost about a
+                # tenth of its nodes/s, bench_mnk: the constants fold into these hot updates)
             child_key = key ^ zobrist[me - 1, cell]
             score = -_search(board, heights, child_key, stones + 1, ply + 1, depth - 1, -beta, -max(alpha, best),
                              rules, settings, weights, windows, zobrist, tt_keys, tt_scores, tt_depths, tt_flags,

@@ -19,7 +19,7 @@ def hand_spelled_options(source: str) -> list[int]:
     """Lines where a numba decorator or call takes anything but exactly one ``**JIT`` / ``**JIT_<NAME>`` from games._jit.
 
     A bare ``@njit``, ``@njit(cache=True)`` and ``@njit(**JIT, inline="always")`` all count: the options
-    must come whole from games/_jit.py (``JIT_INLINE`` is the inlined variant).
+    must come whole from games/_jit.py.
     """
     lines = []
     for node in ast.walk(ast.parse(source)):
@@ -40,7 +40,7 @@ def test_the_check_catches_every_hand_spelled_form() -> None:
     bad = ["@njit\ndef f(): pass", "@njit(cache=True)\ndef f(): pass", "@numba.njit(**JIT, inline='always')\ndef f(): pass",
            "g = njit(nogil=True)(f)", "@jit(**JIT, cache=False)\ndef f(): pass"]  # fmt: skip
     assert all(hand_spelled_options(source) == [1] for source in bad)
-    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_INLINE)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
+    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_PARALLEL)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
     assert hand_spelled_options(good) == []
 
 
@@ -51,13 +51,24 @@ def test_no_module_hard_codes_jit_options() -> None:
             source = path.read_text()
             for number in hand_spelled_options(source):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {source.splitlines()[number - 1].strip()}")
-    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK) from games._jit:\n" + "\n".join(offenders)
+    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK, JIT_PARALLEL) from games._jit:\n" + "\n".join(offenders)
 
 
 def test_the_options_cache_compiled_code() -> None:
     from games._jit import JIT
 
     assert JIT.get("cache") is True and not JIT.get("fastmath", False)
+
+
+def test_numba_inlines_only_where_a_benchmark_showed_it_pays() -> None:
+    """numba's IR inlining re-types the callee at every call site: it was most of the compile time (games._jit)."""
+    import games._jit as jit
+
+    options = {name: value for name, value in vars(jit).items() if name.startswith("JIT") and isinstance(value, dict)}
+    assert {name for name, value in options.items() if value.get("inline", "never") != "never"} == {"JIT_INLINE"}
+    users = sorted(str(path.relative_to(ROOT)) for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+                   if "**JIT_INLINE)" in path.read_text())  # fmt: skip
+    assert users == sorted(jit.INLINED_MODULES)
 
 
 def test_stale_kernel_caches_are_dropped_when_any_kernel_source_changes(tmp_path: Path) -> None:
@@ -83,3 +94,51 @@ def test_stale_kernel_caches_are_dropped_when_any_kernel_source_changes(tmp_path
     (tmp_path / "beta" / "kernels.py").write_text("@njit\ndef f(): return 2\n")  # a callee changes ...
     assert invalidate_stale_caches(tmp_path, ("alpha", "beta"))
     assert not any(p.exists() for p in cached)  # ... so callers in other packages recompile too
+
+
+SIGNATURES = """
+import json
+import gymnasium as gym
+import numpy as np
+import envs
+from games import CONNECT4
+from heuristics import Evaluator, _dispatch
+from search import _bitnegamax as bn
+from search import _negamax as nm
+from search.engine import _search
+
+for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
+    for bitboards in (True, False):
+        _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
+env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                   opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
+_obs, infos = env.reset(seed=0)
+env.step(np.argmax(infos["action_mask"], axis=1))
+single = gym.make("alphabeta/Connect4-v0", opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # an agent's BitSearcher
+_obs, info = single.reset(seed=0)
+single.step(int(np.argmax(info["action_mask"])))
+kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order}
+print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.items()}))
+"""
+
+
+def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
+    """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
+
+    The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
+    both search kernels: each compiles once.  (The incremental updates compile once per sign on purpose: see
+    search._negamax.)  In a fresh process (other tests' calls would count) on an empty cache: a kernel loaded from
+    the cache brings its callees' code along, so their dispatchers would list no signature at all.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    signatures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
+    assert not any("Literal" in s for found in signatures.values() for s in found), signatures

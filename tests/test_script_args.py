@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 BAD = [
+    ("bench_compile", "--timeout", "0"),
     ("bench_envs", "--seconds", "0"),
     ("bench_envs", "--seconds", "-1"),
     ("bench_envs", "--seconds", "nan"),
