@@ -41,7 +41,6 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
@@ -270,10 +269,16 @@ def _game_from_json(raw: Any, fail: Any) -> KInARow:
 
 # ------------------------------------------------------------------ shipped files, by name
 def shipped_weights_folder() -> Path:
-    """The folder of the shipped weight files (the ``weights`` data package), in a checkout or an installed wheel."""
-    folder = resources.files(SHIPPED_PACKAGE)
-    if not isinstance(folder, Path):  # a zipped install: no file system path to hand to readers
-        raise WeightFileError(f"the {SHIPPED_PACKAGE!r} package is not a folder on disk ({folder}): install the wheel unzipped")
+    """The folder of the shipped weight files (the ``weights`` data package), in a checkout or an installed wheel.
+
+    Found beside this package rather than imported by name: under an editable
+    install, a ``weights/`` folder of the user's own in the working directory
+    would otherwise be taken for the package (as a namespace package).
+    """
+    folder = Path(__file__).resolve().parent.parent / SHIPPED_PACKAGE
+    if not (folder / "__init__.py").is_file():
+        raise WeightFileError(f"the shipped weight files are missing: no {SHIPPED_PACKAGE!r} package at {folder} "
+                              "(reinstall alphabeta-gym)")  # fmt: skip
     return folder
 
 

@@ -34,8 +34,8 @@ process.  Entry points:
 * ``batched env``: ``gym.make_vec`` with 256 boards against
   ``alphabeta:depth=2,tt=4096`` (the threaded kernels), 10 steps.
 
-``--only`` picks entry points by name.  Run it under the machine's lock
-(``flock /tmp/heavy.lock python -m scripts.bench_compile [--markdown]``):
+``--only`` picks entry points by name.  Run it as
+``python -m scripts.bench_compile [--markdown]`` on an otherwise idle machine:
 other jobs slow compilation down as much as anything else.  About 4-6
 minutes on an idle 2-core machine.
 """

@@ -20,3 +20,7 @@ class BudgetError(SearchError):
 
 class UnsolvableGameError(SearchError):
     """A game the exact solver does not handle (the message says why: gravity, board too large for its bitboard)."""
+
+
+class OpeningError(SearchError):
+    """Openings that cannot be drawn or read: a malformed openings file, too few distinct openings, a bad fraction."""

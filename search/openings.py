@@ -37,6 +37,7 @@ from games import Action, KInARow, Position, make_game
 from games.checks import check_int
 from heuristics import Evaluator, files
 from search.engine import search
+from search.errors import OpeningError
 from search.protocol import is_win_score
 
 Opening = tuple[Action, ...]
@@ -103,13 +104,13 @@ class OpeningBook:
         """The inverse of :meth:`to_json` (raises ValueError on a malformed object)."""
         try:
             if data["format"] != FORMAT:
-                raise ValueError(f"format {data['format']!r} is not {FORMAT!r}")
+                raise OpeningError(f"format {data['format']!r} is not {FORMAT!r}")
             g = data["game"]
             game = make_game(g["kind"], g["rows"], g["cols"], g["k"])
             pools = [tuple(tuple(game.parse_moves(text)) for text in data[name]) for name in ("tuning", "heldout")]
             return cls(game, int(data["plies"]), int(data["seed"]), pools[0], pools[1])
         except (KeyError, TypeError, OverflowError) as error:
-            raise ValueError(f"malformed openings object: missing or bad field {error}") from None
+            raise OpeningError(f"malformed openings object: missing or bad field {error}") from None
 
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Write the book as JSON, atomically (a temporary file renamed over the target)."""
@@ -121,9 +122,9 @@ class OpeningBook:
         try:
             data = json.loads(Path(path).read_text())
         except RecursionError:  # json's own error for nesting too deep to parse
-            raise ValueError(f"{path}: cannot read openings: JSON nested too deeply") from None
+            raise OpeningError(f"{path}: cannot read openings: JSON nested too deeply") from None
         except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise ValueError(f"{path}: cannot read openings: {error}") from None
+            raise OpeningError(f"{path}: cannot read openings: {error}") from None
         return cls.from_json(data)
 
 
@@ -171,10 +172,10 @@ def make_openings(
     try:
         plies = check_int("plies", plies, low=0, high=game.n_cells - 1)
     except ValueError as exc:
-        raise ValueError(f"{exc} for {game}") from None
+        raise OpeningError(f"{exc} for {game}") from None
     seed = check_int("seed", seed, low=0)
     if not 0.0 <= heldout < 1.0:
-        raise ValueError(f"heldout={heldout!r} must be a fraction in [0, 1)")
+        raise OpeningError(f"heldout={heldout!r} must be a fraction in [0, 1)")
     rng = np.random.default_rng(seed)
     evaluator = Evaluator("square_values", game)
     seen: set[bytes] = set()
@@ -189,7 +190,7 @@ def make_openings(
                 if len(openings) == count:
                     break
     if len(openings) < count:
-        raise ValueError(f"found only {len(openings)} distinct undecided {plies}-ply openings of {game} "
+        raise OpeningError(f"found only {len(openings)} distinct undecided {plies}-ply openings of {game} "
                          f"in {max_draws} draws; asked for {count}")  # fmt: skip
     order = rng.permutation(len(openings))
     n_heldout = min(count - 1, max(1, round(count * heldout))) if heldout > 0 and count >= 2 else 0

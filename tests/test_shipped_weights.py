@@ -98,3 +98,11 @@ def test_the_listing_command(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == list(shipped_weight_files())
     assert any(line.split()[0] == TUNED and "Connect-4 6x7 k=4" in line and "threats" in line for line in lines)
+
+
+def test_a_weights_folder_of_ones_own_does_not_hide_the_shipped_files(tmp_path: Path) -> None:
+    """A user's ``weights/`` folder in the working directory (no ``__init__.py``) is no namespace package to us."""
+    (tmp_path / "weights").mkdir()
+    code = "from heuristics import shipped_weight_files; print(sorted(shipped_weight_files()))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(sorted(shipped_weight_files()))
