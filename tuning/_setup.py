@@ -164,7 +164,7 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
         return book
     total = _tuning_openings(config) + config.confirm_pairs
     say(f"drawing {total} openings of {config.plies} plies, each checked by a depth-4 search "
-        "(a first run also compiles the search kernels: about a minute, cached after that) ...")  # fmt: skip
+        "(a first run also compiles the search kernels: about half a minute, cached after that) ...")  # fmt: skip
     started = time.perf_counter()
     try:
         book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
