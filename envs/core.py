@@ -125,8 +125,8 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         self._batch.reset(self._which, (self.np_random,))
         if self._human is not None:
             self.render()
-        info, self._over = self._batch.info_and_over(0)
-        return self._observation(), info
+        obs, info, self._over = self._batch.result_one()
+        return self._dict_obs(obs, info) if self.dict_obs else obs, info
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action``, then the opponent's reply (unless the agent's move ended the game).
@@ -141,8 +141,10 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         batch.step_one(action if type(action) is int and 0 <= action < self._n_actions else as_action(action, self._n_actions))
         if self._human is not None:
             self.render()
-        info, self._over = batch.info_and_over(0)
-        return self._observation(), batch.reward.item(0), self._over, False, info  # item(0): no numpy scalar (0.3 us)
+        obs, info, over = batch.result_one()
+        self._over = over
+        # item(0): a Python float without a numpy scalar (0.3 us)
+        return self._dict_obs(obs, info) if self.dict_obs else obs, batch.reward.item(0), over, False, info
 
     def position(self) -> Position:
         """The current game as a :class:`games.Position` (a new object, replayed from the moves so far)."""
@@ -167,9 +169,8 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
             self._human.close()
 
     # ------------------------------------------------------------ internals
-    def _observation(self) -> Observation:
-        """The current observation (copies: the batch's arrays change with the next step)."""
-        obs: np.ndarray = self._batch.obs[0].copy()
-        if self.dict_obs:
-            return {"observation": obs, "action_mask": self._batch.mask[0].copy()}
-        return obs
+    @staticmethod
+    def _dict_obs(obs: np.ndarray, info: dict[str, Any]) -> dict[str, np.ndarray]:
+        """The dict observation around ``obs``, its action mask a copy of its own (not the info's array)."""
+        mask: np.ndarray = info["action_mask"]
+        return {"observation": obs, "action_mask": mask.copy()}
