@@ -457,25 +457,17 @@ class BoardBatch:
             rows = self._rows_zero = (self.meta[0], self.mask[0], self.obs[0])
         meta_row, mask_row, obs_row = rows
         meta = meta_row.tolist()
-        info: dict[str, Any] = {
-            "action_mask": mask_row.copy(),
-            "agent_player": meta[K.M_STONE] - 1,
-            "agent_action": meta[K.M_PLAYED],
-            "opponent_action": meta[K.M_OPP],
-            "winner": meta[K.M_WINNER],
-            "illegal_action": meta[K.M_ILLEGAL] == 1,
-        }
-        if self.groups.groups:
-            stats = self.opponent_search(0)
-            if stats is not None:
-                info["opponent_search"] = stats
-        return obs_row.copy(), info, meta[K.M_OVER] == 1
+        return obs_row.copy(), self._info(0, meta, mask_row), meta[K.M_OVER] == 1
 
     def info_and_over(self, i: int) -> tuple[dict[str, Any], bool]:
         """Board ``i``'s info dict and whether its episode is over (one read of its state)."""
         meta = self.meta[i].tolist()  # one conversion instead of several numpy scalar reads
+        return self._info(i, meta, self.mask[i]), meta[K.M_OVER] == 1
+
+    def _info(self, i: int, meta: list[int], mask_row: np.ndarray) -> dict[str, Any]:
+        """Board ``i``'s info dict from its meta row (as a list) and its action-mask row (copied)."""
         info: dict[str, Any] = {
-            "action_mask": self.mask[i].copy(),
+            "action_mask": mask_row.copy(),
             "agent_player": meta[K.M_STONE] - 1,
             "agent_action": meta[K.M_PLAYED],
             "opponent_action": meta[K.M_OPP],
@@ -486,4 +478,4 @@ class BoardBatch:
             stats = self.opponent_search(i)
             if stats is not None:
                 info["opponent_search"] = stats
-        return info, meta[K.M_OVER] == 1
+        return info
