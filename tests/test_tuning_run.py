@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 import optuna
 import pytest
@@ -261,16 +262,19 @@ def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
     assert reward in (-1.0, 0.0, 1.0)
 
 
-def _interrupt_when_playing(command: list[str], cwd: Path, ready) -> subprocess.CompletedProcess[str]:
-    """Start ``command`` in its own process group, wait until ``ready()``, then Ctrl-C the group as a terminal does."""
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env: Optional[dict[str, str]] = None,
+                            settle: float = 1.0) -> subprocess.CompletedProcess[str]:  # fmt: skip
+    """Start ``command`` in its own process group, wait until ``ready()`` and ``settle`` seconds more, check that it
+    still runs, then Ctrl-C the group as a terminal does."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                start_new_session=True, preexec_fn=default_sigint)  # fmt: skip
     try:
         deadline = time.time() + 240
         while not ready() and time.time() < deadline:
             assert process.poll() is None, process.communicate()
             time.sleep(0.5)
-        time.sleep(1.0)
+        time.sleep(settle)
+        assert process.poll() is None, process.communicate()
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:
@@ -458,21 +462,6 @@ def test_the_summary_numbers_a_repeated_opponent_as_the_table_does(tmp_path: Pat
     assert "`random`, `random #2`" in summary and "| `random #2` |" in summary
 
 
-def _interrupt_after(command: list[str], seconds: float, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Ctrl-C ``command`` (its whole process group, as a terminal does) ``seconds`` after it starts."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                               start_new_session=True, preexec_fn=default_sigint)  # fmt: skip
-    try:
-        time.sleep(seconds)
-        assert process.poll() is None, process.communicate()
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    return subprocess.CompletedProcess(command, process.returncode, out, err)
-
-
 @pytest.mark.parametrize(
     ("tool", "args"),
     [("tuning.run", [*TINY, "--study", "cold", "--trials", "5"]),
@@ -484,7 +473,9 @@ def test_ctrl_c_while_numba_compiles_is_one_line_and_exit_130(tmp_path: Path, to
     # callbacks used to turn into a 24-line traceback, or swallow (the run went on and exited 0)
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "PYTHONPATH": str(ROOT)}
     extra = ["--storage", f"sqlite:///{tmp_path / 'study.db'}", "--run-dir", str(tmp_path / "run")] if tool == "tuning.run" else []
-    done = _interrupt_after([sys.executable, "-m", tool, *args, *extra], 6.0, env)
+    started = time.time()
+    done = _interrupt_when_playing([sys.executable, "-m", tool, *args, *extra], None, lambda: time.time() - started > 6.0,
+                                   env=env, settle=0.0)  # fmt: skip
     assert done.returncode == 130, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "interrupted" in done.stderr.strip().splitlines()[-1], done.stderr
 
