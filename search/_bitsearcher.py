@@ -9,7 +9,6 @@ holds one), with the same results.
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Callable, Optional
 
@@ -20,11 +19,11 @@ from games._bits import _from_board, fits
 from games._direct import direct
 from heuristics import Evaluator
 from search import _bitnegamax as bn
-from search._bitsetup import _bit_consts, _bit_settings, _warm_clock
+from search._bitsetup import _bit_consts, _bit_settings, _clock_and_depth
 from search._settings import S_ARRAY, S_BRANCHING, S_NODES, S_ORDERING, S_TT_GENERATION, S_USE_TT
 from search.budget import Limit
 from search.errors import SearchError
-from search.result import MAX_DEPTH, SearchResult
+from search.result import SearchResult
 from search.tt import TranspositionTable
 
 
@@ -81,13 +80,7 @@ class BitSearcher:
         """
         if self._iterate is None:  # every argument keeps its type (tables are all built alike): no dispatch per call
             self._iterate = direct(bn._iterate, *self._arguments(np.uint64(0), np.uint64(0), 0, 1, 0, False, 0.0, 0.0, tt))
-        started = time.perf_counter()
-        if limit.time_ms is not None:
-            _warm_clock()
-            started = time.perf_counter()
-        deadline = started + limit.time_ms / 1000.0 if limit.time_ms is not None else math.inf
-        remaining = self.game.n_cells - position.ply
-        max_depth = min(limit.depth or remaining, remaining, MAX_DEPTH)
+        started, deadline, max_depth = _clock_and_depth(position, limit)
         work, settings = self.work, self.settings
         work[self._killers] = -1  # what _BitBuffers starts from: no killers, history counters zero
         work[self._max_ply :] = 0

@@ -13,10 +13,13 @@ callers, the timed searches of both kernels.
 
 from __future__ import annotations
 
+import math
+import time
 from functools import lru_cache
 
 import numpy as np
 
+from games import Position
 from games._rules import Rules
 from heuristics._c4_bits import constants as c4_constants
 from heuristics._c4_bits import fits as c4_fits
@@ -26,6 +29,8 @@ from heuristics._threats_bits import fits as threats_fit
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search._settings import S_ARRAY, S_BIT_EVAL, S_ORDER_DEPTH, S_SQUARE_VALUES, new_settings
+from search.budget import Limit
+from search.result import MAX_DEPTH
 
 
 @lru_cache(maxsize=64)
@@ -82,3 +87,16 @@ def _warm_clock() -> None:
     does not eat the first time budget.
     """
     nm._now()
+
+
+def _clock_and_depth(position: Position, limit: Limit) -> tuple[float, float, int]:
+    """A search's start time, its deadline (``inf`` without a time budget) and the deepest iteration it may reach.
+
+    The clock is warmed first under a time budget (:func:`_warm_clock`), so the deadline is counted after it.
+    """
+    if limit.time_ms is not None:
+        _warm_clock()
+    started = time.perf_counter()
+    deadline = started + limit.time_ms / 1000.0 if limit.time_ms is not None else math.inf
+    remaining = position.game.n_cells - position.ply
+    return started, deadline, min(limit.depth or remaining, remaining, MAX_DEPTH)

@@ -35,9 +35,7 @@ fixed depth; node counts differ.
 
 from __future__ import annotations
 
-import math
 import threading
-import time
 from typing import Optional
 
 import numpy as np
@@ -49,7 +47,7 @@ from search._arraysearch import _array_runner, _array_search
 from search._bitsearcher import BitSearcher
 from search._bitsetup import _bit_consts as _bit_consts  # re-exported: envs.batched imports them from here
 from search._bitsetup import _bit_settings as _bit_settings
-from search._bitsetup import _warm_clock
+from search._bitsetup import _clock_and_depth
 from search._minimax import minimax as minimax  # re-exported: search.engine.minimax stays
 from search._minimax import minimax_scores as minimax_scores
 from search.budget import Limit, as_limit, check_searchable
@@ -177,12 +175,7 @@ def _run(position: Position, evaluator: Evaluator, limit: Limit, tt: Optional[Tr
     table = tt if tt is not None else (_scratch_table() if use_tt else _NO_TT)
     if bitboards:
         return _searcher(evaluator).search(position, limit, table, rng, use_tt, ordering)
-    if limit.time_ms is not None:
-        _warm_clock()
-    started = time.perf_counter()
-    deadline = started + limit.time_ms / 1000.0 if limit.time_ms is not None else math.inf
-    remaining = position.game.n_cells - position.ply
-    max_depth = min(limit.depth or remaining, remaining, MAX_DEPTH)
+    started, deadline, max_depth = _clock_and_depth(position, limit)
     run = _array_runner(position, evaluator, max_depth, limit.branching, limit.radius, use_tt, ordering, table, rng,
                         from_scratch=not INCREMENTAL)  # fmt: skip
     return _array_search(run, max_depth, limit.nodes, limit.time_ms is not None, started, deadline)
