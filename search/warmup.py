@@ -134,7 +134,7 @@ COMPILE_SECONDS = {"bitboard search": 50.0, "array search": 80.0, "solver": 70.0
 Connect-4 solver 68 s, the rules player 4 s)."""
 _KERNELS = {
     "bitboard search": ("search._bitnegamax", "_iterate"), "array search": ("search._negamax", "_search"),
-    "solver": ("search._solver", "_solve"), "rules": ("search.simple_agents", "_fork_defences"),
+    "solver": ("search._solver", "_solve"), "rules": ("search._rule_kernels", "_fork_defences"),
 }  # fmt: skip
 
 
