@@ -1,6 +1,7 @@
 """Print a ``--bounds`` text for ``python -m tuning.run``: a box around a weight file's weights.
 
     python -m scripts.bounds_around connect4-threats-tuned                  # [0.5x, 1.6x], small weights [0, 10]
+    python -m scripts.bounds_around connect4-threats-tuned --scale 0.5      # the same player, room above weights at a bound
     python -m tuning.run ... --bounds "$(python -m scripts.bounds_around connect4-threats-tuned)"
 
 The rule is :func:`tuning.space.bounds_around`'s; the tuning guide's long
@@ -25,10 +26,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--high", type=float, default=1.6, help="upper factor, above 1 (default 1.6)")
     parser.add_argument("--floor", type=float, default=10.0,
                         help="weights below this in absolute value range over [min(0, 2x), max(floor, 2x)] (default 10)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply the weights first: the same moves, more room below the registered bounds (default 1)")
     args = parser.parse_args(argv)
     try:
         loaded = load_weights(args.weights)
-        print(bounds_around(loaded.game, loaded.heuristic, loaded.weights, args.low, args.high, args.floor))
+        print(bounds_around(loaded.game, loaded.heuristic, loaded.weights, args.low, args.high, args.floor,
+                            args.scale))
     except ValueError as exc:
         parser.error(str(exc))
     except KeyboardInterrupt:

@@ -190,3 +190,24 @@ def test_the_script_prints_the_box_of_a_shipped_file(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit) as exit_info:
         main(["connect4-threats-tuned", "--high", "0.9"])
     assert exit_info.value.code == 2 and "high=0.9" in capsys.readouterr().err
+
+
+def test_a_scaled_box_is_the_box_of_the_scaled_weights_and_the_scaled_player_picks_the_same_moves() -> None:
+    from heuristics import load_weights
+    from search.agents import AlphaBetaAgent
+    from tuning.labels import load_labels
+
+    shipped = load_weights("connect4-threats-tuned").weights
+    half = {name: 0.5 * value for name, value in shipped.items()}
+    assert bounds_around(CONNECT4, "threats", shipped, scale=0.5) == bounds_around(CONNECT4, "threats", half)
+    assert parse_bounds(bounds_around(CONNECT4, "threats", shipped, scale=0.5))["w1_later"] == (49.73, 159.1)  # 198.9: room above
+    with pytest.raises(ValueError, match="scale=0"):
+        bounds_around(CONNECT4, "threats", shipped, scale=0.0)
+    labels = load_labels(game=CONNECT4)
+    agents = [AlphaBetaAgent(CONNECT4, heuristic="threats", weights=w, nodes=400, seed=3) for w in (shipped, half)]
+    for index in range(0, len(labels.positions), len(labels.positions) // 60):
+        moves = set()
+        for agent in agents:
+            agent.reset()
+            moves.add(agent.select_move(labels.position(index)))
+        assert len(moves) == 1, labels.positions[index].moves
