@@ -78,3 +78,36 @@ def test_baseline_and_opponents_together_are_refused(tmp_path: Path, monkeypatch
 def test_a_spec_naming_its_weight_file_last_is_a_spec_not_a_path() -> None:
     spec = f"alphabeta:nodes=300,weights={WEIGHTS / 'connect4-square_values.json'}"
     assert member_spec(spec, CONNECT4, Limit(depth=8, nodes=1000)) == spec  # played as written, not re-read as a file
+
+
+def test_the_recorded_gauntlet_is_tuning_match_against_every_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from heuristics import WeightFile, save_weights
+    from scripts.gauntlet_record import main as record_main
+    from tuning.match import play_match
+    from tuning.openings import make_openings
+    from tuning.stats import pentanomial
+
+    path = tmp_path / "t.json"
+    save_weights(WeightFile(TIC_TAC_TOE, "windows", dict(HEURISTICS["windows"].defaults), {"nodes": 60},
+                            {"note": "kept"}), path)  # fmt: skip
+    code = record_main([str(path), "--pairs", "3", "--seed", "5", "--workers", "1", "--write"])
+    record = load_weights(path).provenance
+    assert record["note"] == "kept" and record["gauntlet"]["pairs"] == 3 and record["gauntlet"]["budget"]["nodes"] == 60
+    members = record["gauntlet"]["members"]
+    assert list(members) == [name for name, spec in HEURISTICS.items() if spec.refuse(TIC_TAC_TOE) is None]
+    assert code == (0 if all(m["elo_low"] is not None and m["elo_low"] > 0 for m in members.values()) else 1)
+    # each row is what `python -m tuning.match FILE "alphabeta:heuristic=NAME,nodes=60" --pairs 3 --seed 5` plays
+    book = make_openings(TIC_TAC_TOE, count=3, plies=4, seed=5, heldout=0.0)
+    same = play_match(TIC_TAC_TOE, str(path), "alphabeta:heuristic=square_values,nodes=60", book.tuning, 3, 5)
+    row = members["square_values"]
+    assert row["wdl"] == list(same.wdl) and row["pentanomial"] == list(same.pentanomial) and sum(row["wdl"]) == 6
+    assert row["elo_low"] == round(pentanomial(same.pentanomial).elo_low, 2)
+    assert "square_values" in capsys.readouterr().out
+
+
+def test_the_recorded_gauntlet_needs_a_node_or_time_budget(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scripts.gauntlet_record import main as record_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        record_main([str(WEIGHTS / "tictactoe-windows.json"), "--pairs", "2"])
+    assert exit_info.value.code == 2 and "no node or time budget" in capsys.readouterr().err

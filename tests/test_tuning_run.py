@@ -407,6 +407,11 @@ def test_the_shipped_threats_file_beat_every_default_and_the_file_it_replaced() 
     incumbent = shipped.provenance["incumbent"]  # and the file it replaced, in the SPRT against it
     assert incumbent["file"] == "weights/connect4-threats-tuned.json" and incumbent["verdict"] == "H1"
     assert incumbent["elo_low"] > 0 and incumbent["sprt_nelo"] == [0.0, 5.0]
+    gauntlet = shipped.provenance["gauntlet"]  # scripts.gauntlet_record: each default at the file's budget, 200 pairs
+    assert set(gauntlet["members"]) == set(defaults) and gauntlet["pairs"] >= 200
+    assert gauntlet["budget"]["nodes"] == shipped.search["nodes"] and gauntlet["budget"]["depth"] is None
+    assert all(m["elo_low"] > 0 for m in gauntlet["members"].values())
+    assert gauntlet["members"]["threats"]["elo"] >= 100  # the goal: +100 over the strongest default
 
 
 ROOT = Path(__file__).resolve().parents[1]

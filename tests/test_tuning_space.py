@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import optuna
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import CONNECT4, make_game
 from heuristics import get_spec
 from search.agents import make_agent
 from search.budget import Limit
 from tuning.samplers import SAMPLERS, OnePercentSampler, make_sampler
-from tuning.space import SearchSpace, parse_bounds
+from tuning.space import SearchSpace, bounds_around, parse_bounds
 
 
 def test_the_space_covers_every_weight_within_its_registered_bounds() -> None:
@@ -150,3 +152,61 @@ def test_weights_that_cannot_change_an_evaluation_on_a_game_are_not_searched(gam
             continue
         changed = Evaluator("threats", game, {name: spec.defaults[name] * 3 + 7 for name in left_out})
         assert changed.evaluate(position) == base.evaluate(position), (game_name, position.move_string())
+
+
+def test_a_box_around_weights_scales_large_ones_and_widens_small_ones_within_the_registered_bounds() -> None:
+    weights = {**get_spec("threats").defaults, "w1_later": 198.9, "w2_now": 100.0, "squares": 3.7, "tempo": -40.0}
+    bounds = parse_bounds(bounds_around(CONNECT4, "threats", weights))
+    assert bounds["w2_now"] == (50.0, 160.0)  # [0.5x, 1.6x]
+    assert bounds["w1_later"] == (99.45, 200.0)  # 1.6x = 318 clipped to the registered 200
+    assert bounds["squares"] == (0.0, 10.0)  # below the floor: [min(0, 2x), max(10, 2x)]
+    assert bounds["tempo"] == (-64.0, -20.0)  # a negative weight: the same factors, low and high swapped
+    assert bounds["centre_2"] == (0.0, 10.0)  # 0 stays reachable
+    assert "open_k1" not in bounds and "w4_now" not in bounds  # free-board and k >= 5 weights are not searched on 6x7
+    with pytest.raises(ValueError, match="0 < low < 1 < high"):
+        bounds_around(CONNECT4, "threats", weights, low=1.2)
+    with pytest.raises(ValueError, match="'tempo'"):
+        bounds_around(CONNECT4, "threats", {k: v for k, v in weights.items() if k != "tempo"})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_the_box_is_a_valid_space_that_holds_its_centre(data: st.DataObject) -> None:
+    spec = get_spec("threats")
+    weights = {w.name: data.draw(st.floats(w.low, w.high), label=w.name) for w in spec.weights}
+    space = SearchSpace.build(CONNECT4, "threats", tune=("weights",), bounds=parse_bounds(bounds_around(CONNECT4, "threats", weights)))
+    for param in space.params:
+        assert param.low <= weights[param.name] <= param.high
+        assert spec.weights[spec.weight_names.index(param.name)].low <= param.low < param.high
+
+
+def test_the_script_prints_the_box_of_a_shipped_file(capsys: pytest.CaptureFixture[str]) -> None:
+    from heuristics import load_weights
+    from scripts.bounds_around import main
+
+    assert main(["connect4-threats-tuned", "--low", "0.8", "--high", "1.25"]) == 0
+    shipped = load_weights("connect4-threats-tuned")
+    assert capsys.readouterr().out.strip() == bounds_around(CONNECT4, "threats", shipped.weights, 0.8, 1.25)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["connect4-threats-tuned", "--high", "0.9"])
+    assert exit_info.value.code == 2 and "high=0.9" in capsys.readouterr().err
+
+
+def test_a_scaled_box_is_the_box_of_the_scaled_weights_and_the_scaled_player_picks_the_same_moves() -> None:
+    from search.agents import AlphaBetaAgent
+    from tuning.labels import load_labels
+
+    weights = {**get_spec("threats").defaults, "w1_later": 198.9, "odd_first": 982.6, "tempo": 90.9}  # two near their bound
+    half = {name: 0.5 * value for name, value in weights.items()}
+    assert bounds_around(CONNECT4, "threats", weights, scale=0.5) == bounds_around(CONNECT4, "threats", half)
+    assert parse_bounds(bounds_around(CONNECT4, "threats", weights, scale=0.5))["w1_later"] == (49.73, 159.1)  # 198.9: room above
+    with pytest.raises(ValueError, match="scale=0"):
+        bounds_around(CONNECT4, "threats", weights, scale=0.0)
+    labels = load_labels(game=CONNECT4)
+    agents = [AlphaBetaAgent(CONNECT4, heuristic="threats", weights=w, nodes=400, seed=3) for w in (weights, half)]
+    for index in range(0, len(labels.positions), len(labels.positions) // 60):
+        moves = set()
+        for agent in agents:
+            agent.reset()
+            moves.add(agent.select_move(labels.position(index)))
+        assert len(moves) == 1, labels.positions[index].moves

@@ -18,8 +18,9 @@ Example:
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from games import KInARow
 from heuristics.defaults import game_tag
@@ -28,7 +29,10 @@ from heuristics.weights import shipped_weights_folder
 from search.agent_spec import weight_file_of
 from search.agents import make_agent
 from search.budget import Limit, load_weight_file
+from tuning.match import MatchRunner, default_workers
+from tuning.openings import make_openings
 from tuning.space import Candidate
+from tuning.stats import pentanomial
 
 WEIGHTS_DIR = shipped_weights_folder()
 """The shipped weight files: the ``weights`` data package, the same folder in a checkout and in an installed wheel."""
@@ -80,3 +84,44 @@ def describe(member: str, weights_dir: Path = WEIGHTS_DIR) -> str:
     defaults = HEURISTICS[name].defaults
     weights = {k: float(v) for k, v in fields.items() if k in defaults}
     return name if all(weights.get(k, v) == v for k, v in defaults.items()) else f"{name} (tuned)"
+
+
+def play_defaults(path: str, pairs: int = 200, seed: int = 0, workers: Optional[int] = None) -> dict[str, Any]:
+    """Play a weight file against every evaluator at its defaults at the file's node budget; a provenance record.
+
+    The file plays as ``python -m tuning.match FILE ...`` plays it (its own
+    search section); each member is ``alphabeta:heuristic=NAME`` at the
+    file's node (or time) budget with no depth cap, the form of
+    ``"alphabeta:heuristic=threats,nodes=1000"``.  Every member plays the same
+    ``pairs`` fresh openings drawn from ``seed`` (``tuning.match``'s openings
+    for that seed and count).  A run tuned against a few opponents only
+    (``--opponents``) shows with this that it still beats every shipped default.
+
+    Returns:
+        ``{"pairs", "seed", "budget", "members": {name: {"elo", "elo_low", "elo_high", "wdl", "pentanomial"}}}``,
+        Elo from the pair counts, rounded to 0.01 (None where infinite: JSON has no infinity).
+
+    Raises:
+        ValueError: a bad file (named), a file without a node or time budget, or ``pairs`` below 1.
+    """
+    loaded, search = load_weight_file(path)
+    if search.nodes is None and search.time_ms is None:
+        raise ValueError(f"{path}: its search section has no node or time budget to play the defaults at")
+    if pairs < 1:
+        raise ValueError(f"pairs={pairs}: at least 1")
+    game = loaded.game
+    budget = Limit(nodes=search.nodes, time_ms=search.time_ms, radius=search.radius)
+    book = make_openings(game, count=min(pairs, 500), plies=4, seed=seed, heldout=0.0)
+    members: dict[str, Any] = {}
+    with MatchRunner(workers or default_workers()) as runner:
+        for member in default_gauntlet(game, budget, weights_dir=None):
+            result = runner.match(game, str(path), member, book.tuning, pairs, seed)
+            estimate = pentanomial(result.pentanomial)  # pairs, not games: the games of a pair are not independent
+            members[describe(member)] = {"elo": _rounded(estimate.elo), "elo_low": _rounded(estimate.elo_low),
+                                         "elo_high": _rounded(estimate.elo_high), "wdl": list(result.wdl),
+                                         "pentanomial": list(result.pentanomial)}  # fmt: skip
+    return {"pairs": pairs, "seed": seed, "budget": budget.to_dict(), "members": members}
+
+
+def _rounded(x: float) -> Optional[float]:
+    return round(x, 2) if math.isfinite(x) else None

@@ -229,3 +229,50 @@ def _check_range(name: str, low: float, high: float, allowed: tuple[float, float
         raise ValueError(f"bounds {name}={low}:{high} leave the allowed range [{allowed[0]}, {allowed[1]}]")
     if log and low <= 0:
         raise ValueError(f"bounds {name}={low}:{high}: a log-scaled weight needs low > 0")
+
+
+def bounds_around(game: KInARow, heuristic: str, weights: Mapping[str, float], low: float = 0.5, high: float = 1.6,
+                  floor: float = 10.0, scale: float = 1.0) -> str:  # fmt: skip
+    """A ``--bounds`` text that narrows every weight the tuner searches on ``game`` to a box around ``weights``.
+
+    A long run that starts from a tuned file gains little from sampling the
+    whole registered range (most of it is far worse than the start and only
+    costs pruned games); this box keeps the sampler near the start.  A weight
+    ``x`` with ``|x| >= floor`` ranges over ``[low * x, high * x]``; a smaller
+    one over ``[min(0, 2x), max(floor, 2x)]`` (a factor of a value near 0
+    would pin it there).  Each range is clipped to the registered bounds and
+    printed with 4 significant digits, the form ``--bounds`` reads back.
+
+    ``scale`` multiplies every weight first.  A linear evaluator times a
+    positive factor picks the same moves (every comparison in the search is
+    between two evaluations, or against win scores the evaluation bound keeps
+    clear), so a scale below 1 centres the box on the same player while
+    giving weights that sit at their registered upper bound room to grow.
+
+    Example:
+        >>> from games import CONNECT4
+        >>> bounds_around(CONNECT4, "square_values", {"scale": 1.0})
+        'scale=0.01:10'
+
+    Raises:
+        ValueError: ``0 < low < 1 < high`` does not hold, ``floor <= 0``, or
+            ``scale`` is not a finite positive number, or ``weights`` lacks a
+            searched weight (named).
+    """
+    if not (0 < low < 1 < high) or floor <= 0 or not 0 < scale < math.inf:
+        raise ValueError(f"bounds_around needs 0 < low < 1 < high, floor > 0 and a finite scale > 0; got low={low}, "
+                         f"high={high}, floor={floor}, scale={scale}")  # fmt: skip
+    items = []
+    for weight in get_spec(heuristic).weights:
+        if not weight.applies(game):
+            continue  # not searched on this board (SearchSpace.build leaves it out and refuses bounds for it)
+        if weight.name not in weights:
+            raise ValueError(f"bounds_around: no value for weight {weight.name!r} of {heuristic!r}")
+        x = scale * float(weights[weight.name])
+        a, b = (min(low * x, high * x), max(low * x, high * x)) if abs(x) >= floor else (min(0.0, 2 * x), max(floor, 2 * x))
+        a, b = max(weight.low, float(f"{a:.4g}")), min(weight.high, float(f"{b:.4g}"))
+        if weight.log and a <= 0:
+            a = weight.low if weight.low > 0 else x / 2  # a log-scaled range cannot reach 0
+        items.append(f"{weight.name}={min(a, x):.4g}:{max(b, x):.4g}")
+    return ",".join(items)
+
