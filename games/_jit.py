@@ -113,7 +113,7 @@ def serialise_cache_writes() -> None:
     *before* another process added its own entry, so two processes compiling one kernel for two signatures at
     once can both pick ``.1.nbc``, and the index left behind can name the other signature's machine code.  The
     parallel test run (pytest-xdist workers, the CLI subprocesses they start) and the tuner's worker processes
-    compile the same kernels at the same time on a cold cache.  Holding an exclusive ``flock`` on a lock file
+    compile the same kernels at the same time on a cold cache.  Holding an exclusive lock (``fcntl``) on a file
     beside the index from reading the index to writing the data closes that gap; cache reads take no lock (they
     only ever see whole files).  Without ``fcntl`` (Windows) or where numba's class has changed, nothing changes.
     """
