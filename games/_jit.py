@@ -101,5 +101,46 @@ def invalidate_stale_caches(root: Path, packages: Sequence[str] = KERNEL_PACKAGE
     return True
 
 
+CACHE_LOCK_NAME = "numba-cache.lock"
+"""The lock file :func:`serialise_cache_writes` takes in each cache folder (``__pycache__``, ignored by git)."""
+
+
+def serialise_cache_writes() -> None:
+    """Make numba's cache writes one process at a time, so that processes compiling at once cannot mix up the cache.
+
+    numba saves a kernel as an index (``.nbi``: signature -> data file name) and numbered data files (``.nbc``),
+    each replaced atomically, but the pair is not: a process picks the next free number from the index it read
+    *before* another process added its own entry, so two processes compiling one kernel for two signatures at
+    once can both pick ``.1.nbc``, and the index left behind can name the other signature's machine code.  The
+    parallel test run (pytest-xdist workers, the CLI subprocesses they start) and the tuner's worker processes
+    compile the same kernels at the same time on a cold cache.  Holding an exclusive lock (``fcntl``) on a file
+    beside the index from reading the index to writing the data closes that gap; cache reads take no lock (they
+    only ever see whole files).  Without ``fcntl`` (Windows) or where numba's class has changed, nothing changes.
+    """
+    try:
+        import fcntl
+
+        from numba.core.caching import IndexDataCacheFile
+    except ImportError:
+        return
+    save = getattr(IndexDataCacheFile, "save", None)
+    if save is None or getattr(save, "serialised", False):
+        return
+
+    def locked_save(self: Any, key: Any, data: Any) -> None:
+        try:
+            lock = open(os.path.join(self._cache_path, CACHE_LOCK_NAME), "ab")
+        except OSError:  # a folder we cannot write: numba's own save fails or falls back the same way
+            save(self, key, data)
+            return
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            save(self, key, data)
+
+    locked_save.serialised = True  # type: ignore[attr-defined]
+    setattr(IndexDataCacheFile, "save", locked_save)  # numba has no hook for this
+
+
+serialise_cache_writes()
 if not os.environ.get("NUMBA_CACHE_DIR"):  # a user-chosen cache folder is the user's to manage
     invalidate_stale_caches(Path(__file__).resolve().parents[1])

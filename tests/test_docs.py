@@ -38,6 +38,8 @@ INTERNAL = re.compile(r"\bissues?\s+#?\d+|\bseeds?\s+0\d\d\b|\b\d{3}_[0-9a-f]{16
                       r"|(?-i:\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)|\bflock\b", re.I)  # fmt: skip
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
 SOURCES = sorted(p for name in (*PACKAGES, "scripts") for p in (ROOT / name).rglob("*.py"))
+# one worker of a parallel run: the site is built once, and only one Sphinx writes docs/api/_autosummary
+pytestmark = pytest.mark.xdist_group("docs")
 
 
 def rel(path: Path) -> str:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["games", "heuristics", "search", "envs", "tuning"]
@@ -94,6 +97,29 @@ def test_stale_kernel_caches_are_dropped_when_any_kernel_source_changes(tmp_path
     (tmp_path / "beta" / "kernels.py").write_text("@njit\ndef f(): return 2\n")  # a callee changes ...
     assert invalidate_stale_caches(tmp_path, ("alpha", "beta"))
     assert not any(p.exists() for p in cached)  # ... so callers in other packages recompile too
+
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the lock is fcntl's")
+def test_numba_cache_writes_wait_for_each_other(tmp_path: Path) -> None:
+    """A save waits while another process holds the folder's cache lock (two writers could pair an index with the
+    other signature's code, games._jit.serialise_cache_writes), then writes an index and data that load back."""
+    import fcntl
+    import threading
+
+    from numba.core.caching import IndexDataCacheFile
+
+    from games._jit import CACHE_LOCK_NAME
+
+    cache = IndexDataCacheFile(str(tmp_path), "kernels.f-1.py311", ("source stamp",))
+    with open(tmp_path / CACHE_LOCK_NAME, "ab") as other_process:  # flock: another open file is another owner
+        fcntl.flock(other_process, fcntl.LOCK_EX)
+        writer = threading.Thread(target=cache.save, args=(("signature b",), b"machine code b"))
+        writer.start()
+        writer.join(timeout=0.5)
+        assert writer.is_alive() and list(tmp_path.glob("*.nb[ic]")) == []  # waiting, nothing written yet
+    writer.join(timeout=60)
+    assert not writer.is_alive() and cache.load(("signature b",)) == b"machine code b"
 
 
 SIGNATURES = """

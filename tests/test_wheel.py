@@ -30,7 +30,7 @@ from heuristics import shipped_weight_files
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights")
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the venv once
 
 
 @pytest.fixture(scope="module")
