@@ -18,9 +18,10 @@ import numba
 import numpy as np
 
 from envs import _kernels as K
-from envs._groups import Groups, PerBoard, build_groups
+from envs._groups import Groups, KernelRandom, PerBoard, build_groups
+from envs._one_board import carve, new_arena
 from envs._streams import BoardStreams
-from envs.batched import describe
+from envs.batched import AlphaBetaBatch, describe
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
 from games._bits import fits
@@ -38,6 +39,8 @@ PARALLEL_STEP_BOARDS = 256
 """Steps of at least this many boards run on numba's threads (``_kernels._step_boards_parallel``, compiled once per
 process on first use): 1.6x to 2x the serial kernel's board-steps/s from 256 boards up on 2 cores (tic-tac-toe and
 Connect-4, random opponent, measured), and every board is stepped exactly as the serial kernel steps it."""
+_TRUSTED = (PerBoard, KernelRandom, AlphaBetaBatch)
+"""Groups whose replies are legal by construction: not checked again (exact types: a subclass may reply its way)."""
 _SIDES = {"first": K.SIDE_FIRST, "second": K.SIDE_SECOND, "random": K.SIDE_RANDOM}
 
 
@@ -95,28 +98,14 @@ class BoardBatch:
         self.n = n
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.illegal_reward = check_finite("illegal_reward", illegal_reward)
-        cells, cols = game.n_cells, game.cols
-        self.board = np.zeros((n, cells), dtype=np.int8)
-        self.heights = np.zeros((n, cols), dtype=np.int32)
-        self.stones = np.zeros((n, 2), dtype=np.uint64)
-        self.history = np.zeros((n, cells), dtype=np.int64)
-        self.meta = np.zeros((n, K.N_META), dtype=np.int64)
+        self.arena: Optional[np.ndarray] = new_arena(game, self.illegal_reward) if n == 1 else None
+        """A batch of one board (the single env): every state array below is a view of this one buffer, which the
+        one-board kernels take as their only array argument (:mod:`envs._one_board`); None for bigger batches."""
+        self._set_arrays(carve(self.arena, game) if self.arena is not None else self._new_arrays(game, n))
         self.meta[:, K.M_OVER] = 1  # nothing to step before the first reset
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.obs = np.zeros((n, 2, game.rows, cols), dtype=np.int8)
-        self.mask = np.zeros((n, game.n_actions), dtype=np.int8)
-        self.reward = np.zeros(n, dtype=np.float64)
-        self._state = (self.board, self.heights, self.stones, self.history, self.meta, self.obs, self.mask, self.reward)
-        """The eight state arrays in the order that opens every kernel's arguments (:mod:`envs._kernels`).
-
-        Kernel calls pass them positionally, ``*self._state``: numba folds keyword
-        arguments in Python (0.3-2 us a call, measured), and the single env steps through here."""
         self.replies = np.zeros(n, dtype=np.int64)
-        self._one_action = np.zeros(1, dtype=np.int64)
         self._board_zero = np.zeros(1, dtype=np.int64)
-        self._step_one_kernel: Optional[Callable[..., None]] = None  # step_one's kernel entry (games._direct), once taken
-        self._step_one_args: tuple[Any, ...] = ()  # and its arguments, the same objects every step
-        self._reset_one_kernel: Optional[Callable[..., None]] = None
+        self._one_kernels: Optional[tuple[Callable[..., None], ...]] = None  # the arena's reset, step and reply entries
         self._rows_zero: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None  # board 0's meta, mask, obs rows (views)
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
         """Board i's ``info["opponent_search"]``; see :meth:`opponent_search`, which also reads the arrays below."""
@@ -124,7 +113,6 @@ class BoardBatch:
         self.stat_nodes = np.zeros(n, dtype=np.int64)
         self.stat_score = np.zeros(n, dtype=np.float64)
         self.stat_kind = np.zeros(n, dtype=np.int8)  # 0: none, 1: the arrays, 2: search_stats[i] (a dict)
-        self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.rules = game.rules
         self.params[K.P_BITS] = int(fits(game.rows, game.cols))  # the win test on bitboards, gravity or not (_kernels._place)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
@@ -137,6 +125,27 @@ class BoardBatch:
         self.opening_plies = (0, 0)
         self.set_opening(opening_plies)
 
+    @staticmethod
+    def _new_arrays(game: KInARow, n: int) -> dict[str, np.ndarray]:
+        """The state arrays of ``n`` boards, each of its own (see :mod:`envs._kernels` for what they hold)."""
+        cells, cols = game.n_cells, game.cols
+        return {"board": np.zeros((n, cells), dtype=np.int8), "heights": np.zeros((n, cols), dtype=np.int32),
+                "stones": np.zeros((n, 2), dtype=np.uint64), "history": np.zeros((n, cells), dtype=np.int64),
+                "meta": np.zeros((n, K.N_META), dtype=np.int64), "obs": np.zeros((n, 2, game.rows, cols), dtype=np.int8),
+                "mask": np.zeros((n, game.n_actions), dtype=np.int8), "reward": np.zeros(n, dtype=np.float64),
+                "rng": np.zeros(n, dtype=np.uint64), "params": np.zeros(K.N_PARAMS, dtype=np.int64)}  # fmt: skip
+
+    def _set_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Keep ``arrays`` (by name) as the batch's state arrays."""
+        self.board, self.heights, self.stones, self.history = arrays["board"], arrays["heights"], arrays["stones"], arrays["history"]
+        self.meta, self.obs, self.mask, self.reward = arrays["meta"], arrays["obs"], arrays["mask"], arrays["reward"]
+        self.rng, self.params = arrays["rng"], arrays["params"]
+        self._state = (self.board, self.heights, self.stones, self.history, self.meta, self.obs, self.mask, self.reward)
+        """The eight state arrays in the order that opens every batch kernel's arguments (:mod:`envs._kernels`).
+
+        Kernel calls pass them positionally, ``*self._state``: numba folds keyword
+        arguments in Python (0.3-2 us a call, measured)."""
+
     # ------------------------------------------------------------ settings
     def set_opponent(self, opponent: Union[OpponentLike, Sequence[OpponentLike]]) -> None:
         """Use ``opponent`` (one for all boards, or a list with one per board) from the next reset of each board on.
@@ -146,6 +155,8 @@ class BoardBatch:
         """
         groups = build_groups(opponent, self.game, self.n, self.rng, self.mask)
         self.groups = groups
+        self._per_board = any(isinstance(group, PerBoard) for group in groups.groups)
+        """Some boards' opponents are Python objects that follow the game and keep results (observe, end_episode)."""
         self.opponents = []
         if len(groups.groups) == 1 and isinstance(groups.groups[0], PerBoard):  # the common per-board case
             self.opponents = groups.groups[0].opponents
@@ -195,7 +206,13 @@ class BoardBatch:
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kernels' entry points (compiled code; taken again at the first step)."""
         # The row views too: pickled, a view becomes a copy of its own, no longer the batch's memory.
-        return {**self.__dict__, "_step_one_kernel": None, "_step_one_args": (), "_reset_one_kernel": None, "_rows_zero": None}
+        return {**self.__dict__, "_one_kernels": None, "_rows_zero": None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled, the arena's views are made again (pickled, each had become a copy of its own)."""
+        self.__dict__.update(state)
+        if self.arena is not None:
+            self._set_arrays(carve(self.arena, self.game))
 
     # ------------------------------------------------------------- episodes
     def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
@@ -227,11 +244,8 @@ class BoardBatch:
                 groups.groups[0].new_episodes(self._board_zero, seeds)
             else:
                 self._new_episodes(which, seeds)
-        if one:  # the single env: the same arguments every episode, so no dispatch (games._direct)
-            if self._reset_one_kernel is None:
-                self._reset_one_kernel = direct(K._reset_boards, *self._state, self.rng, self._board_zero, self.params,
-                                                self.rules)  # fmt: skip
-            self._reset_one_kernel(*self._state, self.rng, self._board_zero, self.params, self.rules)
+        if one:  # the single env: one buffer, so one argument and no dispatch
+            (self._one_kernels or self._take_one_kernels())[0](self.arena)
         else:
             K._reset_boards(*self._state, self.rng, which, self.params, self.rules)
         if groups.groups and self.opening_plies[1]:
@@ -260,6 +274,9 @@ class BoardBatch:
     def _new_episodes(self, which: np.ndarray, seeds: list[int]) -> None:
         """Tell each group which of its boards start an episode, with the opponents' seeds (``seeds[j]`` for ``which[j]``)."""
         groups = self.groups
+        if len(groups.groups) == 1:  # one opponent for every board (the common case): no per-group masks
+            groups.groups[0].new_episodes(groups.local[which], seeds)
+            return
         by_board = np.array(seeds, dtype=object)
         for g, group in enumerate(groups.groups):
             mine = groups.group_of[which] == g
@@ -295,9 +312,11 @@ class BoardBatch:
         step(*self._state, self.rng, actions, which, self.params, self.rules, self.illegal_reward)
         if self.groups.groups:
             pending = which[self.meta[which, K.M_PENDING] == 1]
-            self._observe_agent_moves(pending)
+            if self._per_board:  # only Python opponents follow the game move by move and keep results
+                self._observe_agent_moves(pending)
             self._answer(pending)
-            self._report_results(which[self.meta[which, K.M_OVER] != 0])
+            if self._per_board:
+                self._report_results(which[self.meta[which, K.M_OVER] != 0])
 
     def step_one(self, action: int) -> None:
         """:meth:`step` for a batch of one board with scalar checks: the single environment's hot path.
@@ -307,13 +326,7 @@ class BoardBatch:
         """
         if self.illegal_action == "raise" and not self.mask[0, action]:
             raise IllegalMoveError(self._illegal_reason(0, action))
-        self._one_action[0] = action
-        step = self._step_one_kernel
-        if step is None:  # its argument types never change: skip numba's dispatch (2 us of the ~8 us step)
-            self._step_one_args = (*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules,
-                                   self.illegal_reward)  # fmt: skip
-            step = self._step_one_kernel = direct(K._step_boards, *self._step_one_args)
-        step(*self._step_one_args)
+        (self._one_kernels or self._take_one_kernels())[1](self.arena, action)
         if self.groups.groups:
             self.stat_kind[0] = 0
             self.search_stats[0] = None
@@ -339,13 +352,20 @@ class BoardBatch:
         self.replies[0] = group.reply_one(0, self.obs[0, ::-1].copy(), self.mask[0].copy())
         self.search_stats[0] = group.stats[0]
         self.stat_kind[0] = 2
-        K._reply_boards(*self._state, self.replies, self._board_zero, self.params, self.rules)
+        (self._one_kernels or self._take_one_kernels())[2](self.arena, int(self.replies[0]))
+
+    def _take_one_kernels(self) -> tuple[Callable[..., None], ...]:
+        """The compiled entries of the one-board kernels (reset, step, reply), looked up once: their argument types
+        (the arena, an int) never change, so numba's per-call type dispatch is skipped (:mod:`games._direct`)."""
+        self._one_kernels = (direct(K._reset_one, self.arena), direct(K._step_one, self.arena, 0), direct(K._reply_one, self.arena, 0))
+        return self._one_kernels
 
     def _clear_stats(self, which: np.ndarray) -> None:
-        """Forget the search stats of the boards ``which`` (they are about to move again)."""
+        """Forget the search stats of the boards ``which`` (they are about to move again).
+
+        ``search_stats[i]`` is read only where ``stat_kind[i] == 2``, so the kind alone forgets it (a loop over
+        the boards setting None cost 0.05 us a board-step); the next dict recorded replaces it."""
         self.stat_kind[which] = 0
-        for i in which.tolist():
-            self.search_stats[i] = None
 
     def _observe_agent_moves(self, pending: np.ndarray) -> None:
         """Tell the per-board opponents of the ``pending`` boards the agent's move (they follow the game)."""
@@ -369,7 +389,9 @@ class BoardBatch:
             masks = self.mask[mine]
             local = groups.local[mine]
             replies = np.asarray(group.reply_batch(obs, masks, local))
-            if not isinstance(group, PerBoard):  # per-board opponents check their own replies (Opponent.reply)
+            # Per-board opponents check their own replies (Opponent.reply); the built-in alpha-beta and random
+            # groups play searched or drawn legal moves (their tests check it); any other group is checked.
+            if type(group) not in _TRUSTED:
                 self._check_replies(group, mine, masks, replies)
             self.replies[mine] = replies
             self._record_stats(group, mine, local)
@@ -450,14 +472,21 @@ class BoardBatch:
         """Board 0's observation (a copy), info dict and whether its episode is over: the single env's hot path.
 
         The same values as ``obs[0].copy()`` and :meth:`info_and_over`, read through views of board 0's
-        rows taken once (indexing the batch's arrays anew cost 0.1 us per array per step).
+        rows taken once (indexing the batch's arrays anew cost 0.1 us per array per step), with the dict
+        written out here rather than in :meth:`_info` (a method call is 0.1 us of a 4 us step).
         """
         rows = self._rows_zero
         if rows is None:
             rows = self._rows_zero = (self.meta[0], self.mask[0], self.obs[0])
         meta_row, mask_row, obs_row = rows
-        meta = meta_row.tolist()
-        return obs_row.copy(), self._info(0, meta, mask_row), meta[K.M_OVER] == 1
+        _, stone, over, winner, illegal, played, opponent, _ = meta_row.tolist()  # the M_* columns, in order
+        info: dict[str, Any] = {"action_mask": mask_row.copy(), "agent_player": stone - 1, "agent_action": played,
+                                "opponent_action": opponent, "winner": winner, "illegal_action": illegal == 1}  # fmt: skip
+        if self.groups.groups:
+            stats = self.opponent_search(0)
+            if stats is not None:
+                info["opponent_search"] = stats
+        return obs_row.copy(), info, over == 1
 
     def info_and_over(self, i: int) -> tuple[dict[str, Any], bool]:
         """Board ``i``'s info dict and whether its episode is over (one read of its state)."""
