@@ -2,12 +2,11 @@
 
 :class:`BoardBatch` owns the arrays of :mod:`envs._kernels`, validates what
 the environments pass in, and asks the opponents that live in Python
-for their replies between two kernel calls: boards are grouped by opponent
-(:mod:`envs._groups`) and each group answers all its pending boards in one
-call (:class:`envs.batched.BatchOpponent`: alpha-beta in one numba call, a
-torch policy in one forward pass, anything else board by board).  The
-single environment is a batch of one board; the batched vector environment
-a batch of N, so a seed gives the same episode either way.
+for their replies between two kernel calls (:mod:`envs._turns`: one call
+per group of boards sharing an opponent).  The single environment is a
+batch of one board, whose arrays live in one buffer (:mod:`envs._one_board`);
+the batched vector environment a batch of N, so a seed gives the same
+episode either way.
 """
 
 from __future__ import annotations
@@ -19,8 +18,9 @@ import numpy as np
 
 from envs import _kernels as K
 from envs._groups import Groups, PerBoard, build_groups
+from envs._one_board import carve, new_arena
 from envs._streams import BoardStreams
-from envs.batched import describe
+from envs._turns import OpponentTurns
 from envs.opponents import Opponent, OpponentLike
 from games import IllegalMoveError, KInARow, Position
 from games._bits import fits
@@ -74,7 +74,7 @@ def max_opening_plies(game: KInARow) -> int:
     return max(0, min(2 * game.k - 3, game.n_cells - 2))
 
 
-class BoardBatch:
+class BoardBatch(OpponentTurns):
     """``n`` boards of ``game``, each an episode of the agent against its own copy of the opponent.
 
     Args:
@@ -95,28 +95,14 @@ class BoardBatch:
         self.n = n
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.illegal_reward = check_finite("illegal_reward", illegal_reward)
-        cells, cols = game.n_cells, game.cols
-        self.board = np.zeros((n, cells), dtype=np.int8)
-        self.heights = np.zeros((n, cols), dtype=np.int32)
-        self.stones = np.zeros((n, 2), dtype=np.uint64)
-        self.history = np.zeros((n, cells), dtype=np.int64)
-        self.meta = np.zeros((n, K.N_META), dtype=np.int64)
+        self.arena: Optional[np.ndarray] = new_arena(game, self.illegal_reward) if n == 1 else None
+        """A batch of one board (the single env): every state array below is a view of this one buffer, which the
+        one-board kernels take as their only array argument (:mod:`envs._one_board`); None for bigger batches."""
+        self._set_arrays(carve(self.arena, game) if self.arena is not None else self._new_arrays(game, n))
         self.meta[:, K.M_OVER] = 1  # nothing to step before the first reset
-        self.rng = np.zeros(n, dtype=np.uint64)
-        self.obs = np.zeros((n, 2, game.rows, cols), dtype=np.int8)
-        self.mask = np.zeros((n, game.n_actions), dtype=np.int8)
-        self.reward = np.zeros(n, dtype=np.float64)
-        self._state = (self.board, self.heights, self.stones, self.history, self.meta, self.obs, self.mask, self.reward)
-        """The eight state arrays in the order that opens every kernel's arguments (:mod:`envs._kernels`).
-
-        Kernel calls pass them positionally, ``*self._state``: numba folds keyword
-        arguments in Python (0.3-2 us a call, measured), and the single env steps through here."""
         self.replies = np.zeros(n, dtype=np.int64)
-        self._one_action = np.zeros(1, dtype=np.int64)
         self._board_zero = np.zeros(1, dtype=np.int64)
-        self._step_one_kernel: Optional[Callable[..., None]] = None  # step_one's kernel entry (games._direct), once taken
-        self._step_one_args: tuple[Any, ...] = ()  # and its arguments, the same objects every step
-        self._reset_one_kernel: Optional[Callable[..., None]] = None
+        self._one_kernels: Optional[tuple[Callable[..., None], ...]] = None  # the arena's reset, step and reply entries
         self._rows_zero: Optional[tuple[np.ndarray, np.ndarray, np.ndarray]] = None  # board 0's meta, mask, obs rows (views)
         self.search_stats: list[Optional[dict[str, Any]]] = [None] * n
         """Board i's ``info["opponent_search"]``; see :meth:`opponent_search`, which also reads the arrays below."""
@@ -124,7 +110,6 @@ class BoardBatch:
         self.stat_nodes = np.zeros(n, dtype=np.int64)
         self.stat_score = np.zeros(n, dtype=np.float64)
         self.stat_kind = np.zeros(n, dtype=np.int8)  # 0: none, 1: the arrays, 2: search_stats[i] (a dict)
-        self.params = np.zeros(K.N_PARAMS, dtype=np.int64)
         self.rules = game.rules
         self.params[K.P_BITS] = int(fits(game.rows, game.cols))  # the win test on bitboards, gravity or not (_kernels._place)
         self.params[K.P_ILLEGAL] = K.ILLEGAL_RANDOM if illegal_action == "random" else K.ILLEGAL_LOSE
@@ -137,6 +122,27 @@ class BoardBatch:
         self.opening_plies = (0, 0)
         self.set_opening(opening_plies)
 
+    @staticmethod
+    def _new_arrays(game: KInARow, n: int) -> dict[str, np.ndarray]:
+        """The state arrays of ``n`` boards, each of its own (see :mod:`envs._kernels` for what they hold)."""
+        cells, cols = game.n_cells, game.cols
+        return {"board": np.zeros((n, cells), dtype=np.int8), "heights": np.zeros((n, cols), dtype=np.int32),
+                "stones": np.zeros((n, 2), dtype=np.uint64), "history": np.zeros((n, cells), dtype=np.int64),
+                "meta": np.zeros((n, K.N_META), dtype=np.int64), "obs": np.zeros((n, 2, game.rows, cols), dtype=np.int8),
+                "mask": np.zeros((n, game.n_actions), dtype=np.int8), "reward": np.zeros(n, dtype=np.float64),
+                "rng": np.zeros(n, dtype=np.uint64), "params": np.zeros(K.N_PARAMS, dtype=np.int64)}  # fmt: skip
+
+    def _set_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        """Keep ``arrays`` (by name) as the batch's state arrays."""
+        self.board, self.heights, self.stones, self.history = arrays["board"], arrays["heights"], arrays["stones"], arrays["history"]
+        self.meta, self.obs, self.mask, self.reward = arrays["meta"], arrays["obs"], arrays["mask"], arrays["reward"]
+        self.rng, self.params = arrays["rng"], arrays["params"]
+        self._state = (self.board, self.heights, self.stones, self.history, self.meta, self.obs, self.mask, self.reward)
+        """The eight state arrays in the order that opens every batch kernel's arguments (:mod:`envs._kernels`).
+
+        Kernel calls pass them positionally, ``*self._state``: numba folds keyword
+        arguments in Python (0.3-2 us a call, measured)."""
+
     # ------------------------------------------------------------ settings
     def set_opponent(self, opponent: Union[OpponentLike, Sequence[OpponentLike]]) -> None:
         """Use ``opponent`` (one for all boards, or a list with one per board) from the next reset of each board on.
@@ -146,6 +152,8 @@ class BoardBatch:
         """
         groups = build_groups(opponent, self.game, self.n, self.rng, self.mask)
         self.groups = groups
+        self._per_board = any(isinstance(group, PerBoard) for group in groups.groups)
+        """Some boards' opponents are Python objects that follow the game and keep results (observe, end_episode)."""
         self.opponents = []
         if len(groups.groups) == 1 and isinstance(groups.groups[0], PerBoard):  # the common per-board case
             self.opponents = groups.groups[0].opponents
@@ -195,7 +203,13 @@ class BoardBatch:
     def __getstate__(self) -> dict[str, Any]:
         """Pickled without the kernels' entry points (compiled code; taken again at the first step)."""
         # The row views too: pickled, a view becomes a copy of its own, no longer the batch's memory.
-        return {**self.__dict__, "_step_one_kernel": None, "_step_one_args": (), "_reset_one_kernel": None, "_rows_zero": None}
+        return {**self.__dict__, "_one_kernels": None, "_rows_zero": None}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled, the arena's views are made again (pickled, each had become a copy of its own)."""
+        self.__dict__.update(state)
+        if self.arena is not None:
+            self._set_arrays(carve(self.arena, self.game))
 
     # ------------------------------------------------------------- episodes
     def reset(self, which: np.ndarray, generators: Union[Sequence[np.random.Generator], BoardStreams]) -> None:
@@ -227,11 +241,8 @@ class BoardBatch:
                 groups.groups[0].new_episodes(self._board_zero, seeds)
             else:
                 self._new_episodes(which, seeds)
-        if one:  # the single env: the same arguments every episode, so no dispatch (games._direct)
-            if self._reset_one_kernel is None:
-                self._reset_one_kernel = direct(K._reset_boards, *self._state, self.rng, self._board_zero, self.params,
-                                                self.rules)  # fmt: skip
-            self._reset_one_kernel(*self._state, self.rng, self._board_zero, self.params, self.rules)
+        if one:  # the single env: one buffer, so one argument and no dispatch
+            (self._one_kernels or self._take_one_kernels())[0](self.arena)
         else:
             K._reset_boards(*self._state, self.rng, which, self.params, self.rules)
         if groups.groups and self.opening_plies[1]:
@@ -241,30 +252,6 @@ class BoardBatch:
                 self._answer(which[self.meta[which, K.M_PENDING] == 1])
             elif self.meta[0, K.M_PENDING]:
                 self._answer_one(agent_moved=False)
-
-    def _observe_openings(self, which: np.ndarray) -> None:
-        """Show the per-board opponents of the boards ``which`` their random openings (they follow the game).
-
-        Right after the kernel's reset a Python opponent has not moved yet, so a board's history is its opening.
-        """
-        groups = self.groups
-        for g, group in enumerate(groups.groups):
-            if not isinstance(group, PerBoard):  # batched opponents read the observation, they keep no position
-                continue
-            mine = which[groups.group_of[which] == g]
-            plies = self.meta[mine, K.M_PLY]
-            for ply in range(int(plies.max(initial=0))):
-                on = mine[plies > ply]
-                group.observe_moves(groups.local[on], self.history[on, ply])
-
-    def _new_episodes(self, which: np.ndarray, seeds: list[int]) -> None:
-        """Tell each group which of its boards start an episode, with the opponents' seeds (``seeds[j]`` for ``which[j]``)."""
-        groups = self.groups
-        by_board = np.array(seeds, dtype=object)
-        for g, group in enumerate(groups.groups):
-            mine = groups.group_of[which] == g
-            if mine.any():
-                group.new_episodes(groups.local[which[mine]], by_board[mine].tolist())
 
     def step(self, actions: np.ndarray, which: np.ndarray) -> None:
         """Play ``actions[i]`` (int64[n]) on the boards ``which`` and the opponents' replies.
@@ -295,9 +282,11 @@ class BoardBatch:
         step(*self._state, self.rng, actions, which, self.params, self.rules, self.illegal_reward)
         if self.groups.groups:
             pending = which[self.meta[which, K.M_PENDING] == 1]
-            self._observe_agent_moves(pending)
+            if self._per_board:  # only Python opponents follow the game move by move and keep results
+                self._observe_agent_moves(pending)
             self._answer(pending)
-            self._report_results(which[self.meta[which, K.M_OVER] != 0])
+            if self._per_board:
+                self._report_results(which[self.meta[which, K.M_OVER] != 0])
 
     def step_one(self, action: int) -> None:
         """:meth:`step` for a batch of one board with scalar checks: the single environment's hot path.
@@ -307,13 +296,7 @@ class BoardBatch:
         """
         if self.illegal_action == "raise" and not self.mask[0, action]:
             raise IllegalMoveError(self._illegal_reason(0, action))
-        self._one_action[0] = action
-        step = self._step_one_kernel
-        if step is None:  # its argument types never change: skip numba's dispatch (2 us of the ~8 us step)
-            self._step_one_args = (*self._state, self.rng, self._one_action, self._board_zero, self.params, self.rules,
-                                   self.illegal_reward)  # fmt: skip
-            step = self._step_one_kernel = direct(K._step_boards, *self._step_one_args)
-        step(*self._step_one_args)
+        (self._one_kernels or self._take_one_kernels())[1](self.arena, action)
         if self.groups.groups:
             self.stat_kind[0] = 0
             self.search_stats[0] = None
@@ -339,87 +322,13 @@ class BoardBatch:
         self.replies[0] = group.reply_one(0, self.obs[0, ::-1].copy(), self.mask[0].copy())
         self.search_stats[0] = group.stats[0]
         self.stat_kind[0] = 2
-        K._reply_boards(*self._state, self.replies, self._board_zero, self.params, self.rules)
+        (self._one_kernels or self._take_one_kernels())[2](self.arena, int(self.replies[0]))
 
-    def _clear_stats(self, which: np.ndarray) -> None:
-        """Forget the search stats of the boards ``which`` (they are about to move again)."""
-        self.stat_kind[which] = 0
-        for i in which.tolist():
-            self.search_stats[i] = None
-
-    def _observe_agent_moves(self, pending: np.ndarray) -> None:
-        """Tell the per-board opponents of the ``pending`` boards the agent's move (they follow the game)."""
-        groups = self.groups
-        for g, group in enumerate(groups.groups):
-            if isinstance(group, PerBoard):
-                mine = pending[groups.group_of[pending] == g]
-                if mine.size:
-                    group.observe_moves(groups.local[mine], self.meta[mine, K.M_PLAYED])
-
-    def _answer(self, pending: np.ndarray) -> None:
-        """Ask each group of opponents once for the moves of its ``pending`` boards, and play them."""
-        if not pending.size:
-            return
-        groups = self.groups
-        for g, group in enumerate(groups.groups):
-            mine = pending if len(groups.groups) == 1 else pending[groups.group_of[pending] == g]
-            if not mine.size:
-                continue
-            obs = self.obs[mine[:, None], [1, 0]]  # each board from the opponent's side: planes swapped
-            masks = self.mask[mine]
-            local = groups.local[mine]
-            replies = np.asarray(group.reply_batch(obs, masks, local))
-            if not isinstance(group, PerBoard):  # per-board opponents check their own replies (Opponent.reply)
-                self._check_replies(group, mine, masks, replies)
-            self.replies[mine] = replies
-            self._record_stats(group, mine, local)
-        K._reply_boards(*self._state, self.replies, pending, self.params, self.rules)
-
-    def _report_results(self, ended: np.ndarray) -> None:
-        """Tell the per-board opponents of the boards ``ended`` (just finished) who won (a league keeps win rates).
-
-        Only per-board Python opponents (a league's :class:`envs.opponents.Opponent`) observe results; the
-        batched groups (alpha-beta in numba, a frozen policy) keep no win rates.
-        """
-        groups = self.groups
-        for i in ended.tolist():
-            g = int(groups.group_of[i])
-            group = groups.groups[g] if g >= 0 else None
-            if isinstance(group, PerBoard):
-                group.opponents[int(groups.local[i])].end_episode(int(self.meta[i, K.M_WINNER]), int(self.meta[i, K.M_STONE]) - 1)
-
-    def _check_replies(self, group: Any, boards: np.ndarray, masks: np.ndarray, replies: np.ndarray) -> None:
-        """Refuse a batch of replies with a wrong shape or an illegal move (naming the board and the move)."""
-        if replies.shape != boards.shape or replies.dtype.kind not in "iu":
-            raise IllegalMoveError(f"opponent {describe(group)!r} returned {replies!r} for {boards.size} boards: "
-                                   f"reply_batch must return {boards.size} integer actions")  # fmt: skip
-        inside = (replies >= 0) & (replies < masks.shape[1])
-        legal = inside & (masks[np.arange(boards.size), np.where(inside, replies, 0)] == 1)
-        if not legal.all():
-            j = int(np.flatnonzero(~legal)[0])
-            raise IllegalMoveError(f"opponent {describe(group)!r} chose the illegal action {int(replies[j])} on board "
-                                   f"{int(boards[j])}; legal actions: {np.flatnonzero(masks[j]).tolist()}")  # fmt: skip
-
-    def _record_stats(self, group: Any, boards: np.ndarray, local: np.ndarray) -> None:
-        """Keep what the group's searches report for ``info["opponent_search"]``."""
-        if isinstance(group, PerBoard):
-            for i, b in zip(boards.tolist(), local.tolist()):
-                self.search_stats[i] = group.stats[b]
-                self.stat_kind[i] = 2
-            return
-        stats = group.search_stats(local)
-        if stats is None:
-            return
-        self.stat_depth[boards], self.stat_nodes[boards], self.stat_score[boards] = stats.depth, stats.nodes, stats.score
-        self.stat_kind[boards] = np.where(stats.searched, 1, 0)
-
-    def opponent_search(self, i: int) -> Optional[dict[str, Any]]:
-        """Board i's ``info["opponent_search"]`` (a new dict), or None if its opponent's last reply was not searched."""
-        kind = self.stat_kind[i]
-        if kind == 1:
-            return {"depth": int(self.stat_depth[i]), "nodes": int(self.stat_nodes[i]), "score": float(self.stat_score[i])}
-        stats = self.search_stats[i] if kind == 2 else None
-        return None if stats is None else dict(stats)
+    def _take_one_kernels(self) -> tuple[Callable[..., None], ...]:
+        """The compiled entries of the one-board kernels (reset, step, reply), looked up once: their argument types
+        (the arena, an int) never change, so numba's per-call type dispatch is skipped (:mod:`games._direct`)."""
+        self._one_kernels = (direct(K._reset_one, self.arena), direct(K._step_one, self.arena, 0), direct(K._reply_one, self.arena, 0))
+        return self._one_kernels
 
     def _illegal_reason(self, i: int, action: int) -> str:
         """The game core's own message for an illegal ``action`` on board ``i``."""
@@ -450,14 +359,21 @@ class BoardBatch:
         """Board 0's observation (a copy), info dict and whether its episode is over: the single env's hot path.
 
         The same values as ``obs[0].copy()`` and :meth:`info_and_over`, read through views of board 0's
-        rows taken once (indexing the batch's arrays anew cost 0.1 us per array per step).
+        rows taken once (indexing the batch's arrays anew cost 0.1 us per array per step), with the dict
+        written out here rather than in :meth:`_info` (a method call is 0.1 us of a 4 us step).
         """
         rows = self._rows_zero
         if rows is None:
             rows = self._rows_zero = (self.meta[0], self.mask[0], self.obs[0])
         meta_row, mask_row, obs_row = rows
-        meta = meta_row.tolist()
-        return obs_row.copy(), self._info(0, meta, mask_row), meta[K.M_OVER] == 1
+        _, stone, over, winner, illegal, played, opponent, _ = meta_row.tolist()  # the M_* columns, in order
+        info: dict[str, Any] = {"action_mask": mask_row.copy(), "agent_player": stone - 1, "agent_action": played,
+                                "opponent_action": opponent, "winner": winner, "illegal_action": illegal == 1}  # fmt: skip
+        if self.groups.groups:
+            stats = self.opponent_search(0)
+            if stats is not None:
+                info["opponent_search"] = stats
+        return obs_row.copy(), info, over == 1
 
     def info_and_over(self, i: int) -> tuple[dict[str, Any], bool]:
         """Board ``i``'s info dict and whether its episode is over (one read of its state)."""

@@ -13,6 +13,7 @@ from typing import Any, Optional, Union
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from envs._batch import BoardBatch, check_options
 from envs.opponents import OpponentLike
@@ -49,6 +50,15 @@ def as_action(action: object, n_actions: int) -> int:
         raise ValueError(f"action {index} is outside the action space Discrete({n_actions}): "
                          f"actions are integers 0 to {n_actions - 1}")  # fmt: skip
     return index
+
+
+class EpisodeNotStarted(ResetNeeded, ValueError):
+    """``step()`` with no episode going (before the first ``reset()`` or after the last one ended), or ``render()``
+    before the first ``reset()``.
+
+    Both a :class:`gymnasium.error.ResetNeeded`, what Gymnasium's ``OrderEnforcing`` wrapper raises (``gym.make``
+    does not add it to these envs: they enforce the order themselves), and a ``ValueError``, what they always raised.
+    """
 
 
 class KInARowEnv(gym.Env[Observation, np.int64]):
@@ -89,6 +99,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         self._which = np.zeros(1, dtype=np.int64)
         self._n_actions = game.n_actions
         self._over = True  # no episode before the first reset
+        self._started = False  # render() needs a reset first, as Gymnasium's OrderEnforcing has it
         self.dict_obs = dict_obs
         self.action_space = spaces.Discrete(game.n_actions)
         self.observation_space = observation_space(game, dict_obs)
@@ -123,6 +134,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         super().reset(seed=check_seed(seed))  # gymnasium raises its own non-ValueError for negative or numpy seeds
         self._batch.apply_options(options)
         self._batch.reset(self._which, (self.np_random,))
+        self._started = True
         if self._human is not None:
             self.render()
         obs, info, self._over = self._batch.result_one()
@@ -136,7 +148,7 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
             IllegalMoveError: an illegal action with ``illegal_action="raise"``.
         """
         if self._over:
-            raise ValueError("the episode is over (or never started): call reset() before step()")
+            raise EpisodeNotStarted("the episode is over (or never started): call reset() before step()")
         batch = self._batch
         batch.step_one(action if type(action) is int and 0 <= action < self._n_actions else as_action(action, self._n_actions))
         if self._human is not None:
@@ -160,6 +172,8 @@ class KInARowEnv(gym.Env[Observation, np.int64]):
         if self.render_mode is None:
             gym.logger.warn(f"{type(self).__name__}.render() was called without a render_mode; pass render_mode= to gym.make")
             return None
+        if not self._started:
+            raise EpisodeNotStarted("render() before reset(): call reset() first (there is no board yet)")
         return render_frame(self.render_mode, self._batch.board[0], self.game,
                             lambda: text_board(self._batch.position(0), self._batch.agent_player(0)), self._human)  # fmt: skip
 

@@ -36,6 +36,7 @@ from gymnasium.vector.utils import batch_space
 from envs import _kernels as K
 from envs._batch import BoardBatch, check_options
 from envs._streams import BoardStreams
+from envs._vector_infos import batch_infos
 from envs.core import observation_space
 from envs.opponents import OpponentLike
 from envs.render import rgb_image, text_board
@@ -247,54 +248,12 @@ class KInARowVectorEnv(VectorEnv):
 
     def _infos(self, which: np.ndarray) -> dict[str, Any]:
         """The infos of the boards ``which`` in Gymnasium's vector layout (``key`` arrays and ``_key`` masks)."""
-        batch, meta = self._batch, self._batch.meta
-        if which.size == self.num_envs:  # the common case: every board reports
-            present = np.ones(self.num_envs, dtype=bool)
-            values: dict[str, np.ndarray] = {
-                "action_mask": batch.mask.copy(),
-                "agent_player": meta[:, K.M_STONE] - 1,
-                "agent_action": meta[:, K.M_PLAYED].copy(),
-                "opponent_action": meta[:, K.M_OPP].copy(),
-                "winner": meta[:, K.M_WINNER].copy(),
-                "illegal_action": meta[:, K.M_ILLEGAL] != 0,
-            }
-        else:
-            present = np.zeros(self.num_envs, dtype=bool)
-            present[which] = True
-            values = {
-                "action_mask": np.where(present[:, None], batch.mask, 0).astype(np.int8),
-                "agent_player": np.where(present, meta[:, K.M_STONE] - 1, 0),
-                "agent_action": np.where(present, meta[:, K.M_PLAYED], 0),
-                "opponent_action": np.where(present, meta[:, K.M_OPP], 0),
-                "winner": np.where(present, meta[:, K.M_WINNER], 0),
-                "illegal_action": present & (meta[:, K.M_ILLEGAL] != 0),
-            }
-        infos: dict[str, Any] = {}
-        for key, value in values.items():
-            infos[key] = value
-            infos[f"_{key}"] = present.copy()
-        if batch.groups.groups:  # only opponents that search report
-            infos = self._search_infos(infos, which)
-        return infos
-
-    def _search_infos(self, infos: dict[str, Any], which: np.ndarray) -> dict[str, Any]:
-        """Add ``opponent_search`` of the boards ``which`` as ``_add_info`` board by board would (same dtypes)."""
-        batch = self._batch
-        kinds = batch.stat_kind[which]
-        if (kinds == 2).any():  # per-board opponents' dicts (a depth may be None): Gymnasium's own merging
+        infos, dicts = batch_infos(self._batch, which)  # one numba call (envs._vector_infos)
+        if dicts:  # per-board opponents' search dicts (a depth may be None): Gymnasium's own merging
             for i in which.tolist():
-                stats = batch.opponent_search(i)
+                stats = self._batch.opponent_search(i)
                 if stats is not None:
                     infos = self._add_info(infos, {"opponent_search": stats}, i)
-            return infos
-        present = np.zeros(self.num_envs, dtype=bool)
-        present[which[kinds == 1]] = True
-        if present.any():  # batched searches: int depth and nodes, float score, zero where absent
-            search: dict[str, Any] = {}
-            for key, values in (("depth", batch.stat_depth), ("nodes", batch.stat_nodes), ("score", batch.stat_score)):
-                search[key] = np.where(present, values, 0).astype(values.dtype)
-                search[f"_{key}"] = present.copy()
-            infos["opponent_search"], infos["_opponent_search"] = search, present
         return infos
 
 
