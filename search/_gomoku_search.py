@@ -60,6 +60,8 @@ EXACT, LOWER, UPPER = 1, 2, 3
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES) = range(13)  # fmt: skip
 C_SIZE = 16
 _BIG = 1e12
+LOST = WIN - 1000.0
+"""Scores beyond this are proved results (wins or losses), not evaluations."""
 
 
 @njit(**JIT_RECURSIVE)
@@ -352,10 +354,11 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     width = ctl[C_WIDTH] if _count(st, 1 - colour, CLASS_WIN) == 0 else 0  # every answer to a threat is searched
     if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
         width = max(2, width // 2)
-    if width > 0 and count > width:
-        count = _narrow(moves, order, count, width)
+    cut = width if 0 < width < count else count
     best, best_move, start_alpha = -np.inf, -1, alpha
     for i in range(count):
+        if i >= cut and best > -LOST:  # past the width; the rest only when everything so far loses
+            break
         _pick(moves, order, i, count)
         cell = moves[i]
         quiet = st[3][colour * n + cell] < CLASS_OPEN_THREE and st[3][(1 - colour) * n + cell] < CLASS_OPEN_THREE
@@ -368,7 +371,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
                 reduce = 1 if i < 6 else (2 if i < 12 else 3)
                 reduce = min(reduce, depth - 2)
             value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
-            if value > alpha and reduce > 0:
+            if reduce > 0 and (value > alpha or value < -LOST):  # a reduced search neither raises alpha nor proves a loss
                 value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if alpha < value < beta:
                 value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, ply + 1, 1 - colour)
@@ -389,14 +392,6 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         flag = LOWER if best >= beta else (EXACT if best > start_alpha else UPPER)
         _store(tt, key, best, depth, flag, best_move, ply)
     return best
-
-
-@njit(**JIT_RECURSIVE)
-def _narrow(moves: np.ndarray, order: np.ndarray, count: int, width: int) -> int:
-    """Keep the ``width`` best-ordered moves (the Bologna project's branching factor q), sorted to the front."""
-    for i in range(width):
-        _pick(moves, order, i, count)
-    return width
 
 
 @njit(**JIT_RECURSIVE)
