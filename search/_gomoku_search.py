@@ -57,7 +57,7 @@ WIN = 1e15
 MAX_PLY = 128
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
- C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES) = range(13)  # fmt: skip
+ C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW) = range(14)  # fmt: skip
 C_SIZE = 16
 _BIG = 1e12
 LOST = WIN - 1000.0
@@ -335,11 +335,23 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
+    if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
+        # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
+        slot = _probe(tt, key) if ctl[C_USE_TT] else -1
+        if slot < 0 or tt[2][slot] < MAX_PLY:
+            ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
+            plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+            if plies >= 0:
+                if plies > ctl[C_THREAT_DEPTH]:
+                    ctl[C_THREAT_DEPTH] = plies
+                if ctl[C_USE_TT]:
+                    _store(tt, key, WIN - ply - plies, MAX_PLY, EXACT, -1, ply)
+                return WIN - ply - plies
     tt_move = -1
     slot = _probe(tt, key) if ctl[C_USE_TT] else -1
     if slot >= 0:
         tt_move = tt[4][slot]
-        if tt[2][slot] >= depth and beta - alpha <= 1.0:
+        if tt[2][slot] >= depth and (beta - alpha <= 1.0 or tt[2][slot] >= MAX_PLY):  # proved results: any window
             stored = tt[1][slot]
             if stored > WIN - 1000:
                 stored -= ply

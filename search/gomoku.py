@@ -61,6 +61,8 @@ ROOT_VCF = 20_000
 """Fours the root VCF may try (k <= 6; a tenth of it on longer lines, whose patterns are scanned)."""
 HORIZON_VCF = 24
 """Fours each horizon VCF may try."""
+SHALLOW_VCF = 300
+"""Fours the VCF of each node one or two plies from the root may try (a move leaving the opponent a VCF loses)."""
 WIDTH = 8
 """Moves searched per interior node (best-ordered first); 0 searches all."""
 ASPIRATION = 60.0
@@ -110,6 +112,7 @@ class GomokuEngine:
                     np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
         self.horizon_vcf = HORIZON_VCF
+        self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
         self.aspiration = ASPIRATION
 
     def reset(self) -> None:
@@ -146,6 +149,7 @@ class GomokuEngine:
         ctl[gs.C_NODES] = ctl[gs.C_ABORTED] = ctl[gs.C_VCF_NODES] = ctl[gs.C_THREAT_DEPTH] = ctl[gs.C_SELDEPTH] = 0
         ctl[gs.C_NODE_LIMIT] = limit.nodes or 0
         ctl[gs.C_VCF_BUDGET] = self.horizon_vcf
+        ctl[gs.C_VCF_SHALLOW] = self.shallow_vcf
         ctl[gs.C_TIME_MASK] = 63 if n > 1000 else 255
         if limit.branching:
             ctl[gs.C_WIDTH] = limit.branching
