@@ -9,9 +9,12 @@ is the move ordering's share of the opponent's value of a cell (playing it block
 
 The weights are used by the gomoku engine (:class:`search.gomoku.GomokuEngine`), which keeps them
 incrementally; fives and fours are the engine's business (a five-cell is a win or a forced reply), so they
-have no weight.  Boards: free (no gravity) with ``4 <= k <= 15``; others are refused.
+have no weight.  Boards: ``4 <= k <= 15``; the engine plays free boards only (on a gravity board the evaluator
+scores the stones as if free, for the generic search).
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 import math
@@ -34,8 +37,13 @@ def refuse_game(game: KInARow) -> Optional[str]:
     """Why the gomoku engine does not play ``game`` (gravity, k < 4 or k > 15), or None."""
     if game.gravity:
         return "it needs a board without gravity"
+    return _refuse(game)
+
+
+def _refuse(game: KInARow) -> Optional[str]:
+    """The evaluator's own refusal: lines of 4 to 15 (it scores gravity boards as if free, like ``patterns``)."""
     if not 4 <= game.k <= MAX_K:
-        return f"it needs 4 <= k <= {MAX_K}, got k={game.k}"
+        return f"the gomoku evaluator needs 4 <= k <= {MAX_K}, got k={game.k}"
     return None
 
 
@@ -64,7 +72,7 @@ SPEC = HeuristicSpec(
         WeightSpec("double_four", 300.0, 0.0, 5000.0, doc="bonus of a cell that wins next move (open four or two fours)"),
         WeightSpec("defence", 0.8, 0.0, 2.0, doc="move ordering: share of the opponent's value of a cell"),
     ),
-    refuse=refuse_game,
+    refuse=_refuse,
     bound=_max_abs,
 )
 

@@ -39,6 +39,8 @@ swapping digits 1 and 2 (:func:`_as_first`).  The table is built in order of fal
 so the "can it become open" questions of OPEN_THREE and OPEN_TWO are lookups of keys already done.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 from functools import lru_cache

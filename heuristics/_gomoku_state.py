@@ -25,6 +25,8 @@ exact_k, H, tabled), the pattern table, the weights (:data:`WEIGHT_NAMES` order)
 open three or better for either colour (cells that make or break patterns, not only a radius).
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 import numpy as np

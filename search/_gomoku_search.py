@@ -27,6 +27,8 @@ of two; ``ctx`` is ``(ctl int64[C_SIZE], deadline float64[1], killers int32[2 * 
 history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n])``.
 """
 
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
 from __future__ import annotations
 
 import numpy as np
@@ -82,7 +84,7 @@ def _find(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
 
 
 @njit(**JIT_RECURSIVE)
-def _five_after(st, cfg, cell: int, colour: int) -> int:
+def _five_after(st, cfg, cell: int, colour: int) -> int:  # type: ignore[no-untyped-def]
     """The cell where ``colour`` completes the four it just made on ``cell`` (on a line through it), or -1."""
     geo = cfg[0]
     rows, cols, half = geo[G_ROWS], geo[G_COLS], geo[G_HALF]
@@ -145,6 +147,10 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ign
             continue
         ctl[C_VCF_CALL_NODES] -= 1
         ctl[C_VCF_NODES] += 1
+        if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+            ctl[C_ABORTED] = 1
+        if ctl[C_ABORTED]:
+            return -1
         _make(st, cfg, cell, colour)
         reply = _five_after(st, cfg, cell, colour)
         found = -1
@@ -332,6 +338,8 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         value = -_negamax(st, cfg, tt, ctx, depth, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, forced)
         return value
+    if depth <= 0 and _count(st, 1 - colour, CLASS_WIN) > 0 and ply < MAX_PLY - 8:
+        depth = 1  # the opponent threatens an open four (an open three): search the answers, not the static value
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
@@ -341,6 +349,8 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         if slot < 0 or tt[2][slot] < MAX_PLY:
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
             plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+            if ctl[C_ABORTED]:
+                return 0.0
             if plies >= 0:
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies

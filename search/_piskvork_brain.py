@@ -22,8 +22,9 @@ from search.agents import AgentType, make_agent
 from search.errors import SearchError
 from search.warmup import warm_up
 
-DEFAULT_SPEC = "alphabeta:heuristic=mics,radius=2"
-"""The default engine: the Bologna m,n,k project's MICS evaluator over cells near the stones, with a time budget per move."""
+DEFAULT_SPEC = "alphabeta"
+"""The default engine: alpha-beta's strongest setting, the gomoku engine (pattern evaluation, threats inside the
+search, :class:`search.gomoku.GomokuEngine`) on the free boards it plays, with a time budget per move."""
 GOMOKU_K = 5
 """Stones in a row to win unless ``--k`` says otherwise."""
 RULE_EXACT = 1

@@ -57,7 +57,7 @@ from search.result import MAX_DEPTH, SearchResult
 
 TT_BITS = 20
 """log2 of the engine's table entries (1M entries, 25 MB)."""
-ROOT_VCF = 20_000
+ROOT_VCF = 3_000
 """Fours the root VCF may try (k <= 6; a tenth of it on longer lines, whose patterns are scanned)."""
 HORIZON_VCF = 24
 """Fours each horizon VCF may try."""
@@ -70,8 +70,12 @@ ASPIRATION = 60.0
 
 
 def safety_margin(game: KInARow, time_ms: float) -> float:
-    """Seconds kept back from ``time_ms``: at least 50 ms, more on big boards and long budgets."""
-    return max(0.05, 0.04 * time_ms / 1000.0 + 4e-6 * game.n_cells)
+    """Seconds kept back from ``time_ms``: at least 50 ms, 8 % of the budget plus 8 us per cell.
+
+    The cell term covers what grows with the board after the deadline: the node in flight when the clock is
+    read (every 64 nodes on boards over 1,000 cells), unwinding the recursion and the result (a 70x70 k=10
+    move took 944 ms of 1,000 with a 60 ms margin, 0.04 * budget + 4 us per cell)."""
+    return max(0.05, 0.08 * time_ms / 1000.0 + 8e-6 * game.n_cells)
 
 
 class GomokuEngine:
@@ -101,7 +105,7 @@ class GomokuEngine:
                    np.zeros(2 * n, np.float64), np.zeros(3 * n, np.int32), np.zeros(M_SIZE, np.int64),
                    np.zeros(2, np.float64))  # fmt: skip
         _init(self.st, self.cfg)
-        self._empty = tuple(a.copy() for a in self.st)
+        self._empty: tuple[np.ndarray, ...] = tuple(a.copy() for a in self.st)
         self._moves: list[int] = []
         size = 1 << tt_bits
         self.tt = (np.zeros(size, np.int64), np.zeros(size, np.float64), np.zeros(size, np.int32),
@@ -127,7 +131,7 @@ class GomokuEngine:
         kept = self._moves
         if kept != moves[: len(kept)]:
             for array, empty in zip(self.st, self._empty):
-                array[:] = empty
+                np.copyto(array, empty)
             kept = []
         for ply in range(len(kept), len(moves)):
             _make(self.st, self.cfg, moves[ply], ply % 2)
@@ -204,9 +208,9 @@ class GomokuEngine:
             cost = time.perf_counter() - begun
             growth = min(max(cost / last_cost, 1.5), 6.0) if last_cost > 1e-4 else 4.0
             last_cost = cost
+            pv = (best_move,)
             if self.ctx[0][gs.C_ABORTED]:
                 break
-            pv = (best_move,)
             _reorder(moves, scores, index, count)
             if abs(best_score) > gs.WIN - 1000:
                 break

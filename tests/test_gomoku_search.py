@@ -145,8 +145,10 @@ def test_bad_weights_are_refused_with_their_names() -> None:
         GomokuEngine(game, {"open_three": float("nan")})
     with pytest.raises(ValueError, match="open_thre"):
         make_agent("alphabeta:open_thre=4", game)
-    with pytest.raises(ValueError, match="gravity"):
-        Evaluator("gomoku", CONNECT4)
+    with pytest.raises(SearchError, match="gravity"):
+        GomokuEngine(CONNECT4)
+    with pytest.raises(ValueError, match="k=3"):
+        Evaluator("gomoku", MNK(5, 5, 3))
     with pytest.raises(SearchError, match="k=3"):
         GomokuEngine(MNK(5, 5, 3))
 
