@@ -24,7 +24,8 @@ the opponent has one is answered there without spending depth (the forced reply 
 Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is
 ``(keys int64[S], scores float64[S], depths int32[S], flags int8[S], moves int32[S])`` with S a power
 of two; ``ctx`` is ``(ctl int64[C_SIZE], deadline float64[1], killers int32[2 * MAX_PLY],
-history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n])``.
+history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n], vcf_failed int64[2**16])``
+(``vcf_failed``: hashes of positions whose VCF search found nothing, so the next iteration skips them).
 """
 
 # Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
@@ -169,12 +170,31 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ign
 
 
 @njit(**JIT_RECURSIVE)
+def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
+    """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
+    table = ctx[6]
+    return table[int(memo & np.int64(table.shape[0] - 1))] == memo
+
+
+@njit(**JIT_RECURSIVE)
+def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
+    """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
+    table = ctx[6]
+    table[int(memo & np.int64(table.shape[0] - 1))] = memo
+
+
+@njit(**JIT_RECURSIVE)
 def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-untyped-def]
     """The horizon: a VCF of the side to move within its node budget, else the static value."""
     ctl = ctx[0]
     if _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0 and ctl[C_VCF_BUDGET] > 0:
+        memo = st[6][M_HASH] ^ np.int64(colour + 2)
+        if _failed_before(ctx, memo):
+            return _evaluate(st, colour)
         ctl[C_VCF_CALL_NODES] = ctl[C_VCF_BUDGET]
         plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+        if plies < 0 and not ctl[C_ABORTED]:
+            _remember_failure(ctx, memo)
         if plies >= 0:
             if plies > ctl[C_THREAT_DEPTH]:
                 ctl[C_THREAT_DEPTH] = plies
@@ -346,11 +366,14 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
         # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
         slot = _probe(tt, key) if ctl[C_USE_TT] else -1
-        if slot < 0 or tt[2][slot] < MAX_PLY:
+        memo = key ^ np.int64(4)
+        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
             plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
             if ctl[C_ABORTED]:
                 return 0.0
+            if plies < 0:
+                _remember_failure(ctx, memo)
             if plies >= 0:
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies

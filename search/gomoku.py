@@ -101,7 +101,7 @@ class GomokuEngine:
         zobrist = np.random.default_rng(20261125).integers(1, 2**62, size=2 * n, dtype=np.int64)
         self.cfg = (geo, pattern_table(game.k, game.exact_k),
                     kernel_weights(np.array(list(named.values()), dtype=np.float64)), zobrist)  # fmt: skip
-        self.st = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
+        self.st: tuple[np.ndarray, ...] = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
                    np.zeros(2 * n, np.float64), np.zeros(3 * n, np.int32), np.zeros(M_SIZE, np.int64),
                    np.zeros(2, np.float64))  # fmt: skip
         _init(self.st, self.cfg)
@@ -113,7 +113,8 @@ class GomokuEngine:
         ctl = np.zeros(gs.C_SIZE, np.int64)
         ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_PVS], ctl[gs.C_USE_TT] = width, int(lmr), int(pvs), int(use_tt)
         self.ctx = (ctl, np.full(1, np.inf), np.full(2 * gs.MAX_PLY, -1, np.int32), np.zeros(2 * n, np.float64),
-                    np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64))  # fmt: skip
+                    np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64),
+                    np.zeros(1 << 16, np.int64))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
         self.horizon_vcf = HORIZON_VCF
         self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
@@ -124,6 +125,7 @@ class GomokuEngine:
         self.tt[3][:] = 0
         self.ctx[2][:] = -1
         self.ctx[3][:] = 0.0
+        self.ctx[6][:] = 0
 
     def sync(self, position: Position) -> None:
         """Bring the state to ``position``: play the moves it adds to the last one, else rebuild from empty."""
