@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from games._jit import JIT_RECURSIVE
-from heuristics._gomoku_lines import FOUR
+from heuristics._gomoku_lines import OPEN_THREE
 from heuristics._gomoku_state import (
     CLASS_FIVE,
     CLASS_FOUR,
@@ -222,7 +222,7 @@ def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, sco
         out[0] = (cfg[0][G_ROWS] // 2) * cfg[0][G_COLS] + cfg[0][G_COLS] // 2
         score[0] = 0.0
         return 1
-    if _count(st, other, CLASS_WIN) > 0:
+    if _threatened(st, colour):
         count = _answers(st, cfg, colour, out, count)
     defence = weights[12]
     for i in range(count):
@@ -252,14 +252,22 @@ def _on_line(a: int, b: int, cols: int, reach: int, d: int) -> bool:
 
 
 @njit(**JIT_RECURSIVE)
-def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
-    """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's sure win away.
+def _threatened(st, colour: int) -> bool:  # type: ignore[no-untyped-def]
+    """True if the opponent's next move makes a sure win (an open four, two fours) or a four-three."""
+    return _count(st, 1 - colour, CLASS_WIN) + _count(st, 1 - colour, CLASS_FOUR_THREE) > 0
 
-    The opponent's sure-win cells (an open three about to become an open four, a four-three, ...) are
-    met on their lines: a move that answers one lies on the line where that cell makes its four or open
-    four, within H of it (Allis' defence set of a three is inside its line segment).  The set kept is a
-    superset of the real answers (no move is tried), so the rule prunes only moves that cannot answer.
-    If none is kept, all are.
+
+@njit(**JIT_RECURSIVE)
+def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
+    """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's threat away.
+
+    The threats are the opponent's cells that make a sure win (an open four or two fours: an open three
+    about to become an open four) or a four-three.  Against them an own open three is too slow (the
+    opponent's five comes first), so only own fours and moves on the threat's lines help: a move that
+    answers lies on a line where the threat cell makes an open three or more, within H of it (Allis'
+    defence set of a three is inside its line segment).  The set kept is a superset of the real answers
+    (no move is tried) but for a rare counter: a quiet move whose forced block later makes a four.  If
+    none is kept, all are.
     """
     n = st[0].shape[0]
     other = 1 - colour
@@ -268,7 +276,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
     threats = np.empty(8, dtype=np.int32)
     found = 0
     for i in range(count):
-        if st[3][other * n + out[i]] >= CLASS_WIN and found < 8:
+        if st[3][other * n + out[i]] >= CLASS_FOUR_THREE and found < 8:
             threats[found] = out[i]
             found += 1
     kept = 0
@@ -283,7 +291,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
                 answers = True
                 break
             for d in range(4):
-                if pats[4 * (other * n + target) + d] >= FOUR and _on_line(cell, target, cols, half, d):
+                if pats[4 * (other * n + target) + d] >= OPEN_THREE and _on_line(cell, target, cols, half, d):
                     answers = True
                     break
         if answers:
@@ -358,8 +366,8 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         value = -_negamax(st, cfg, tt, ctx, depth, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, forced)
         return value
-    if depth <= 0 and _count(st, 1 - colour, CLASS_WIN) > 0 and ply < MAX_PLY - 8:
-        depth = 1  # the opponent threatens an open four (an open three): search the answers, not the static value
+    if depth <= 0 and _threatened(st, colour) and ply < MAX_PLY - 8:
+        depth = 1  # the opponent threatens an open four or a four-three: search the answers, not the static value
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
@@ -396,7 +404,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     n = st[0].shape[0]
     moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]
     count = _gen(st, cfg, ctx, colour, ply, tt_move, moves, order)
-    width = ctl[C_WIDTH] if _count(st, 1 - colour, CLASS_WIN) == 0 else 0  # every answer to a threat is searched
+    width = 0 if _threatened(st, colour) else ctl[C_WIDTH]  # every answer to a threat is searched
     if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
         width = max(2, width // 2)
     cut = width if 0 < width < count else count
