@@ -366,8 +366,9 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         value = -_negamax(st, cfg, tt, ctx, depth, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, forced)
         return value
-    if depth <= 0 and _threatened(st, colour) and ply < MAX_PLY - 8:
-        depth = 1  # the opponent threatens an open four or a four-three: search the answers, not the static value
+    extra = 0
+    if depth == 0 and _threatened(st, colour) and ply < MAX_PLY - 8:
+        depth, extra = 1, 1  # the opponent threatens an open four or a four-three: search the answers (once a line)
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
@@ -417,17 +418,17 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         quiet = st[3][colour * n + cell] < CLASS_OPEN_THREE and st[3][(1 - colour) * n + cell] < CLASS_OPEN_THREE
         _make(st, cfg, cell, colour)
         if i == 0 or not ctl[C_PVS]:
-            value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, ply + 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
         else:
             reduce = 0
             if ctl[C_LMR] and depth >= 3 and i >= 3 and quiet:
                 reduce = 1 if i < 6 else (2 if i < 12 else 3)
                 reduce = min(reduce, depth - 2)
-            value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if reduce > 0 and (value > alpha or value < -LOST):  # a reduced search neither raises alpha nor proves a loss
-                value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if alpha < value < beta:
-                value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, ply + 1, 1 - colour)
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, cell)
         if ctl[C_ABORTED]:
             return 0.0
