@@ -10,11 +10,12 @@ the incremental pattern state of :mod:`heuristics._gomoku_state` (its weights: t
    fours); else
 3. iterative deepening PVS with aspiration windows (:attr:`aspiration` wide) under the budget.
 
-Time management (``time_ms``): the kernel reads the clock every few hundred nodes against a *hard*
-deadline, ``time_ms`` minus a margin that grows with the board (:func:`safety_margin`), never less than
-50 ms; between iterations the search stops when the next iteration, predicted from the cost of the last
-one and how much it grew, would pass the *soft* limit (60 % of the budget), which grows to 85 % when the
-best move changed in the last iteration (the move is not settled: spend more).
+Time management (``time_ms``): the kernel reads the clock every 64 or 256 nodes (and the VCF searches
+as often) against a *hard* deadline, ``time_ms`` less :func:`safety_margin` (8 % of the budget plus
+8 us per cell, never under 50 ms); between iterations a new one starts only while less than half the
+budget is spent (70 % when the best move changed in the last iteration: the move is not settled, spend
+more), and not when the last iteration's cost times its growth says it would end far past the deadline.
+An iteration cut by the deadline still counts where it finished its first move.
 
 Example:
     >>> from games import MNK
