@@ -52,13 +52,19 @@ nodes/s (``scripts/bench_mnk.py``).  Helpers of scalars and tuples (the bitboard
 masks) are plain ``JIT``: LLVM inlines them as well, without the compile cost; one exception, mics'
 ``_class_of``, measured (its comment says)."""
 
-INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_features.py", "heuristics/_lines.py",
+INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_features.py", "heuristics/_gomoku_state.py",
+                   "heuristics/_lines.py",
                    "heuristics/_mics.py", "heuristics/_mics_lines.py", "heuristics/_threats.py")  # fmt: skip
 """The only files whose kernels use :data:`JIT_INLINE`."""
 
 JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
 """For the one kernel that reads the clock through an object-mode block,
 which needs the GIL (numba warns if such a kernel asks to release it)."""
+
+JIT_RECURSIVE: dict[str, Any] = {**JIT, "cache": False}
+"""For the gomoku search kernels (:mod:`search._gomoku_search`): with numba 0.6x a cached caller of a
+cached self-recursive kernel that takes tuples of arrays crashed when loaded from the cache (a segfault
+on the second run, none on the first); uncached, they compile once per process (warm-up covers it)."""
 
 JIT_PARALLEL: dict[str, Any] = {**JIT, "cache": False, "parallel": True}
 """For kernels that spread a loop over threads with ``numba.prange``: numba's

@@ -21,6 +21,8 @@ from games._board import _action_cell, _count_heights
 from games._jit import JIT
 from heuristics._c4_features import _evaluate as _eval_c4_features
 from heuristics._c4_features import _order as _order_c4_features
+from heuristics._gomoku import _evaluate as _eval_gomoku
+from heuristics._gomoku import _order as _order_gomoku
 from heuristics._mics import _evaluate as _eval_mics
 from heuristics._mics import _order as _order_mics
 from heuristics._patterns import _evaluate as _eval_patterns
@@ -46,9 +48,11 @@ def _evaluate(hid, board, heights, rows, cols, k, gravity, me, weights, windows)
         return _eval_windows(board, heights, rows, cols, k, gravity, me, weights, windows)
     if hid == 4:
         return _eval_mics(board, heights, rows, cols, k, gravity, me, weights, windows)
+    if hid == 5:
+        return _eval_threats(board, heights, rows, cols, k, gravity, me, weights, windows)
     # the last id: any other is no registered evaluator's, and must fail rather than be scored as this one
-    assert hid == 5, "heuristic kernel id not in heuristics.registry.REGISTRY"
-    return _eval_threats(board, heights, rows, cols, k, gravity, me, weights, windows)
+    assert hid == 6, "heuristic kernel id not in heuristics.registry.REGISTRY"
+    return _eval_gomoku(board, heights, rows, cols, k, gravity, me, weights, windows)
 
 
 @njit(**JIT)
@@ -64,8 +68,10 @@ def _order(hid, board, heights, rows, cols, k, gravity, me, weights, windows, ce
         return _order_windows(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
     if hid == 4:
         return _order_mics(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
-    assert hid == 5, "heuristic kernel id not in heuristics.registry.REGISTRY"
-    return _order_threats(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    if hid == 5:
+        return _order_threats(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
+    assert hid == 6, "heuristic kernel id not in heuristics.registry.REGISTRY"
+    return _order_gomoku(board, heights, rows, cols, k, gravity, me, weights, windows, cell)
 
 
 @njit(**JIT)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from heuristics import _c4_features, _mics, _patterns, _square_values, _threats, _windows
+from heuristics import _c4_features, _gomoku, _mics, _patterns, _square_values, _threats, _windows
 from heuristics.errors import UnknownHeuristicError
 from heuristics.spec import HeuristicSpec
 
@@ -53,6 +53,7 @@ REGISTRY: tuple[Registration, ...] = (
     Registration(3, _windows),
     Registration(4, _mics),
     Registration(5, _threats),
+    Registration(6, _gomoku),
 )
 """Every evaluator, in kernel-id order (ids 0, 1, 2, ...; the tests check the order and pin the ids)."""
 

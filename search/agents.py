@@ -29,6 +29,7 @@ import numpy as np
 from games import Action, KInARow, Position
 from games.checks import INT64_MAX, check_int, check_optional_int, check_optional_positive, check_seed
 from heuristics import Evaluator, WeightFileError, get_spec, load_weights, resolve_weight_file
+from heuristics._gomoku import refuse_game as refuse_gomoku
 from search._bitsearcher import BitSearcher
 from search._perfect import exact_move
 from search.agent_spec import AGENT_NAMES, parse_spec
@@ -36,10 +37,14 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
+from search.gomoku import GomokuEngine
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
 from search.threats import guard_move, threat_move
+
+GUARD_SHARE = 0.1
+"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -47,6 +52,24 @@ Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 def default_heuristic(game: KInARow) -> str:
     """``c4_features`` (the Connect-4 paper's H1) for k = 4, ``windows`` (defined everywhere) otherwise."""
     return "c4_features" if get_spec("c4_features").refuse(game) is None else "windows"
+
+
+def uses_gomoku_engine(game: KInARow, heuristic: Optional[str]) -> bool:
+    """True if an alpha-beta agent with ``heuristic`` (None: not given) on ``game`` plays the gomoku engine.
+
+    It does on free boards (no gravity) with ``4 <= k <= 15`` when no heuristic is named or ``gomoku`` is
+    (:class:`search.gomoku.GomokuEngine`); an explicit other heuristic (``heuristic=mics``, ...) keeps the
+    generic alpha-beta search, and Connect-4, gravity boards and ``k <= 3`` are never affected.
+    """
+    return heuristic in (None, "gomoku") and refuse_gomoku(game) is None
+
+
+def alphabeta_heuristic(game: KInARow, heuristic: Optional[str] = None) -> str:
+    """The heuristic an alpha-beta agent plays: ``heuristic`` if given, else ``gomoku`` where the gomoku engine
+    plays (:func:`uses_gomoku_engine`), else :func:`default_heuristic`."""
+    if heuristic is not None:
+        return heuristic
+    return "gomoku" if uses_gomoku_engine(game, None) else default_heuristic(game)
 
 
 def _check_game(agent_game: KInARow, position: Position, name: str) -> None:
@@ -61,7 +84,9 @@ class AlphaBetaAgent:
 
     Args:
         game: the game it plays.
-        heuristic: an evaluator name; default :func:`default_heuristic`.
+        heuristic: an evaluator name; default :func:`alphabeta_heuristic`: on free boards with
+            ``4 <= k <= 15``, ``gomoku``, played by the gomoku engine (:class:`search.gomoku.GomokuEngine`:
+            pattern evaluation, threats inside the search, PVS), elsewhere :func:`default_heuristic`.
             Taken from the weight file when ``weights`` is a path.
         weights: weight overrides by name, or the path of a weight file (its
             heuristic and search section become this agent's defaults: a
@@ -137,7 +162,13 @@ class AlphaBetaAgent:
         random_every = check_optional_int("random_every", random_every, low=1)
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
-        self.evaluator = Evaluator(heuristic or default_heuristic(game), game, overrides)
+        self.evaluator = Evaluator(alphabeta_heuristic(game, heuristic), game, overrides)
+        self.gomoku: Optional[GomokuEngine] = None
+        """The gomoku engine this agent searches with (None: the generic alpha-beta search), see :func:`uses_gomoku_engine`."""
+        if uses_gomoku_engine(game, self.evaluator.name):
+            self.gomoku = GomokuEngine(game, self.evaluator.weights, tt_bits=max(10, int(tt_size).bit_length() - 1))
+            if self.tss_nodes is not None:
+                self.gomoku.root_vcf = self.tss_nodes
         self.limit: Limit = own if own.bounded else own.replace(depth=4)
         """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
@@ -181,10 +212,26 @@ class AlphaBetaAgent:
             if limit.time_ms is not None:  # the search gets what the solver left of the move's time
                 spent_ms = (time.perf_counter() - started) * 1000.0
                 limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
+        if self.gomoku is not None:
+            return self._gomoku_move(position, limit, started)
         self.last_result = threat_move(position, self.tss_nodes)
         if self.last_result is not None:
             return self.last_result.move
         self.last_result = self._search(position, limit)
+        return guard_move(position, self.last_result.move, self.tss_nodes)
+
+    def _gomoku_move(self, position: Position, limit: Limit, started: float) -> Action:
+        """The gomoku engine's move, with the generic threat-space search around it as for the other heuristics:
+        a VCF or VCT proved at the root is played, and the engine's move is checked against the opponent's VCF
+        (:func:`search.threats.guard_move`); the engine gets the time the first left, less the guard's share."""
+        assert self.gomoku is not None
+        self.last_result = threat_move(position, self.tss_nodes)
+        if self.last_result is not None:
+            return self.last_result.move
+        if limit.time_ms is not None:
+            spent_ms = (time.perf_counter() - started) * 1000.0
+            limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
+        self.last_result = self.gomoku.search(position, limit)
         return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:
@@ -200,6 +247,8 @@ class AlphaBetaAgent:
     def reset(self) -> None:
         """A new game: empty the transposition table (O(1): a new generation, see :meth:`TranspositionTable.forget`), zero the move counter."""
         self.table.forget()
+        if self.gomoku is not None:
+            self.gomoku.reset()
         self._moves_made = 0
 
     def seed(self, seed: Optional[int]) -> None:
@@ -332,7 +381,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     overrides: dict[str, float] = {}
     if kind == "alphabeta":
         heuristic = values.get("heuristic") or (
-            load_weights(values["weights"], game).heuristic if "weights" in values else default_heuristic(game)
+            load_weights(values["weights"], game).heuristic if "weights" in values else alphabeta_heuristic(game)
         )
         weight_names = set(get_spec(heuristic).weight_names)
         for key in [k for k in values if k in weight_names]:

@@ -27,6 +27,12 @@ class SearchResult:
     seconds: float
     pv: tuple[Action, ...]
     """Principal variation from the searched position (may stop short at a table hit)."""
+    threat_depth: int = 0
+    """Longest forced line (plies) a threat search proved, counted apart from :attr:`depth` (gomoku engine)."""
+    threat_nodes: int = 0
+    """Fours tried by the threat searches (gomoku engine; 0 elsewhere)."""
+    selective_depth: int = 0
+    """Deepest ply the tree reached with forced-reply extensions (gomoku engine; 0 elsewhere)."""
 
 
 MAX_DEPTH = 128

@@ -88,7 +88,7 @@ def test_an_unknown_id_fails_with_the_jit_disabled() -> None:
     code = ("from games import CONNECT4; from heuristics import Evaluator; from heuristics._dispatch import _evaluate\n"
             "h = Evaluator('windows', CONNECT4); p = CONNECT4.position('4')\n"
             "print(_evaluate(h.kernel_id, p._board, p._heights, 6, 7, 4, True, 1 + p.to_move, h.weight_array, h.windows))\n"
-            "_evaluate(6, p._board, p._heights, 6, 7, 4, True, 1, h.weight_array, h.windows)\n")  # fmt: skip
+            f"_evaluate({len(REGISTRY)}, p._board, p._heights, 6, 7, 4, True, 1, h.weight_array, h.windows)\n")  # fmt: skip
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 1 and float(out.stdout) == Evaluator("windows", CONNECT4).evaluate(CONNECT4.position("4"))

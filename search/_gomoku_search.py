@@ -1,0 +1,527 @@
+"""The gomoku engine's search kernel: PVS with a table, aspiration, LMR, forced replies and a VCF quiescence.
+
+Free boards (no gravity) with k >= 4, freestyle or exact-k, over the incremental pattern state of
+:mod:`heuristics._gomoku_state`.  What it follows (described, not copied):
+
+* Allis (1994), *Searching for Solutions in Games and Artificial Intelligence*, ch. 5: threat-space
+  search.  A *four* (a move after which one cell wins) has exactly one reply; a sequence of fours that
+  ends in a five or an open four is a VCF (victory by continuous fours), searched here at the horizon
+  (:func:`_vcf`); against an *open three* the defender must block it or play a four of its own, so at an
+  interior node where the opponent can make an open four next move only those moves are searched.
+* The pattern evaluation and move ordering of Gomocup engines (Rapfi, Embryo, Yixin as their authors
+  describe them): the value of a cell is the sum of its line patterns' weights plus a bonus for its
+  combination (four-three, double three, double four), the position is the sum over empty cells.
+* The usual alpha-beta refinements (Marsland 1986; Heinz 1999): principal variation search with
+  null-window tests, late-move reductions re-searched at full depth when they fail high, killer moves
+  and a history table, a transposition table with depth-preferred replacement.
+
+Bound contract: :func:`_negamax` is fail-soft on the window ``(alpha, beta)``; scores are from the side
+to move, ``WIN - plies`` for a win found ``plies`` from the root (``search.protocol``), heuristic
+values are rounded to integers (so a null window ``(alpha, alpha + 1)`` is exact).  A position where
+the side to move has a five-cell is a win at once; one where the opponent has two is a loss; one where
+the opponent has one is answered there without spending depth (the forced reply is an extension).
+
+Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is
+``(keys int64[S], scores float64[S], depths int32[S], flags int8[S], moves int32[S])`` with S a power
+of two; ``ctx`` is ``(ctl int64[C_SIZE], deadline float64[1], killers int32[2 * MAX_PLY],
+history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n], vcf_failed int64[2**16])``
+(``vcf_failed``: hashes of positions whose VCF search found nothing, so the next iteration skips them).
+"""
+
+# Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
+# mypy: disable-error-code="no-any-return"
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games._jit import JIT_RECURSIVE
+from heuristics._gomoku_lines import OPEN_THREE
+from heuristics._gomoku_state import (
+    CLASS_FIVE,
+    CLASS_FOUR,
+    CLASS_FOUR_THREE,
+    CLASS_OPEN_THREE,
+    CLASS_WIN,
+    G_COLS,
+    G_HALF,
+    G_ROWS,
+    M_CANDIDATES,
+    M_COUNTS,
+    M_HASH,
+    M_STONES,
+    N_CLASSES,
+    _make,
+    _unmake,  # fmt: skip
+)
+from search._negamax import _now
+
+WIN = 1e15
+MAX_PLY = 128
+EXACT, LOWER, UPPER = 1, 2, 3
+(C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
+ C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW) = range(14)  # fmt: skip
+C_SIZE = 16
+_BIG = 1e12
+LOST = WIN - 1000.0
+"""Scores beyond this are proved results (wins or losses), not evaluations."""
+
+
+@njit(**JIT_RECURSIVE)
+def _count(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
+    """Empty cells where ``colour`` would make a pattern of class ``cls``."""
+    return st[6][M_COUNTS + colour * N_CLASSES + cls]
+
+
+@njit(**JIT_RECURSIVE)
+def _find(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
+    """A listed cell where ``colour`` makes class ``cls`` (fives and open fours are always listed), or -1."""
+    cells, n = st[5], st[0].shape[0]
+    for i in range(st[6][M_CANDIDATES]):
+        cell = cells[n + i]
+        if st[3][colour * n + cell] == cls:
+            return cell
+    return -1
+
+
+@njit(**JIT_RECURSIVE)
+def _five_after(st, cfg, cell: int, colour: int) -> int:  # type: ignore[no-untyped-def]
+    """The cell where ``colour`` completes the four it just made on ``cell`` (on a line through it), or -1."""
+    geo = cfg[0]
+    rows, cols, half = geo[G_ROWS], geo[G_COLS], geo[G_HALF]
+    n = rows * cols
+    row, col = cell // cols, cell % cols
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for j in range(-half, half + 1):
+            r, c = row + j * dr, col + j * dc
+            if 0 <= r < rows and 0 <= c < cols and st[0][r * cols + c] == 0 and st[3][colour * n + r * cols + c] == CLASS_FIVE:
+                return r * cols + c
+    return -1
+
+
+@njit(**JIT_RECURSIVE)
+def _evaluate(st, colour: int) -> float:  # type: ignore[no-untyped-def]
+    """Static value for the side to move: own cell values minus the opponent's, rounded to an integer."""
+    return float(np.floor(st[7][colour] - st[7][1 - colour] + 0.5))
+
+
+@njit(**JIT_RECURSIVE)
+def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
+    """Count a node; True once a budget is spent (the clock is read every ``time_mask + 1`` nodes)."""
+    ctl = ctx[0]
+    ctl[C_NODES] += 1
+    if ctl[C_ABORTED]:
+        return True
+    if ctl[C_NODE_LIMIT] and ctl[C_NODES] >= ctl[C_NODE_LIMIT]:
+        ctl[C_ABORTED] = 1
+    elif ctl[C_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+        ctl[C_ABORTED] = 1
+    return ctl[C_ABORTED] == 1
+
+
+@njit(**JIT_RECURSIVE)
+def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ignore[no-untyped-def]
+    """Plies to a win by continuous fours for ``colour`` (to move), or -1 (none found in the budget).
+
+    Precondition: neither side has a five-cell and ``colour`` has no sure win (callers check).  Each four
+    leaves the defender one reply, its completing cell; a reply that makes a four of the defender's own
+    ends the line (conservative: a VCF found is sound, some are missed).
+    """
+    ctl = ctx[0]
+    n = st[0].shape[0]
+    other = 1 - colour
+    if plies >= limit or ctl[C_VCF_CALL_NODES] <= 0:
+        return -1
+    cells = st[5]
+    listed = st[6][M_CANDIDATES]
+    fours = np.empty(listed, dtype=np.int32)
+    count = 0
+    for i in range(listed):
+        cell = cells[n + i]
+        c = st[3][colour * n + cell]
+        if c == CLASS_FOUR or c == CLASS_FOUR_THREE:
+            fours[count] = cell
+            count += 1
+    for i in range(count):
+        cell = fours[i]
+        if st[0][cell] != 0 or ctl[C_VCF_CALL_NODES] <= 0:
+            continue
+        ctl[C_VCF_CALL_NODES] -= 1
+        ctl[C_VCF_NODES] += 1
+        if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+            ctl[C_ABORTED] = 1
+        if ctl[C_ABORTED]:
+            return -1
+        _make(st, cfg, cell, colour)
+        reply = _five_after(st, cfg, cell, colour)
+        found = -1
+        if reply >= 0:
+            _make(st, cfg, reply, other)
+            if _count(st, other, CLASS_FIVE) == 0:
+                if _count(st, colour, CLASS_FIVE) > 0 or _count(st, colour, CLASS_WIN) > 0:
+                    found = plies + 3 if _count(st, colour, CLASS_FIVE) > 0 else plies + 5
+                else:
+                    found = _vcf(st, cfg, ctx, colour, plies + 2, limit)
+            _unmake(st, cfg, reply)
+        _unmake(st, cfg, cell)
+        if found >= 0:
+            return found
+    return -1
+
+
+@njit(**JIT_RECURSIVE)
+def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
+    """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
+    table = ctx[6]
+    return table[int(memo & np.int64(table.shape[0] - 1))] == memo
+
+
+@njit(**JIT_RECURSIVE)
+def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
+    """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
+    table = ctx[6]
+    table[int(memo & np.int64(table.shape[0] - 1))] = memo
+
+
+@njit(**JIT_RECURSIVE)
+def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-untyped-def]
+    """The horizon: a VCF of the side to move within its node budget, else the static value."""
+    ctl = ctx[0]
+    if _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0 and ctl[C_VCF_BUDGET] > 0:
+        memo = st[6][M_HASH] ^ np.int64(colour + 2)
+        if _failed_before(ctx, memo):
+            return _evaluate(st, colour)
+        ctl[C_VCF_CALL_NODES] = ctl[C_VCF_BUDGET]
+        plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+        if plies < 0 and not ctl[C_ABORTED]:
+            _remember_failure(ctx, memo)
+        if plies >= 0:
+            if plies > ctl[C_THREAT_DEPTH]:
+                ctl[C_THREAT_DEPTH] = plies
+            return WIN - ply - plies
+    return _evaluate(st, colour)
+
+
+@njit(**JIT_RECURSIVE)
+def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, score: np.ndarray) -> int:  # type: ignore[no-untyped-def]
+    """Write the moves to search into ``out`` with ordering scores in ``score``; return how many.
+
+    When the opponent can make a sure win next move (an open three, or a four-three cell), only the
+    moves that take that away and the own fours are kept (Allis' defence rule); if none does, all moves
+    are kept (the search then sees the loss).
+    """
+    n = st[0].shape[0]
+    other = 1 - colour
+    cells, listed = st[5], st[6][M_CANDIDATES]
+    killers, history, weights = ctx[2], ctx[3], cfg[2]
+    count = 0
+    for i in range(listed):
+        out[count] = cells[n + i]
+        count += 1
+    if count == 0:  # an empty board: the centre
+        out[0] = (cfg[0][G_ROWS] // 2) * cfg[0][G_COLS] + cfg[0][G_COLS] // 2
+        score[0] = 0.0
+        return 1
+    if _threatened(st, colour):
+        count = _answers(st, cfg, colour, out, count)
+    defence = weights[12]
+    for i in range(count):
+        cell = out[i]
+        s = st[4][colour * n + cell] + defence * st[4][other * n + cell] + history[colour * n + cell]
+        if cell == tt_move:
+            s += 4 * _BIG
+        elif cell == killers[2 * ply] or cell == killers[2 * ply + 1]:
+            s += _BIG
+        score[i] = s
+    return count
+
+
+@njit(**JIT_RECURSIVE)
+def _on_line(a: int, b: int, cols: int, reach: int, d: int) -> bool:
+    """True if cell ``a`` lies on ``b``'s line in direction ``d`` (0 row, 1 column, 2 and 3 diagonals) within ``reach``."""
+    dr, dc = a // cols - b // cols, a % cols - b % cols
+    if max(abs(dr), abs(dc)) > reach:
+        return False
+    if d == 0:
+        return dr == 0
+    if d == 1:
+        return dc == 0
+    if d == 2:
+        return dr == dc
+    return dr == -dc
+
+
+@njit(**JIT_RECURSIVE)
+def _threatened(st, colour: int) -> bool:  # type: ignore[no-untyped-def]
+    """True if the opponent's next move makes a sure win (an open four, two fours) or a four-three."""
+    return _count(st, 1 - colour, CLASS_WIN) + _count(st, 1 - colour, CLASS_FOUR_THREE) > 0
+
+
+@njit(**JIT_RECURSIVE)
+def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
+    """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's threat away.
+
+    The threats are the opponent's cells that make a sure win (an open four or two fours: an open three
+    about to become an open four) or a four-three.  Against them an own open three is too slow (the
+    opponent's five comes first), so only own fours and moves on the threat's lines help: a move that
+    answers lies on a line where the threat cell makes an open three or more, within H of it (Allis'
+    defence set of a three is inside its line segment).  The set kept is a superset of the real answers
+    (no move is tried) but for a rare counter: a quiet move whose forced block later makes a four.  If
+    none is kept, all are.
+    """
+    n = st[0].shape[0]
+    other = 1 - colour
+    cols, half = cfg[0][G_COLS], cfg[0][G_HALF]
+    pats = st[2]
+    threats = np.empty(8, dtype=np.int32)
+    found = 0
+    for i in range(count):
+        if st[3][other * n + out[i]] >= CLASS_FOUR_THREE and found < 8:
+            threats[found] = out[i]
+            found += 1
+    kept = 0
+    for i in range(count):
+        cell = out[i]
+        answers = st[3][colour * n + cell] >= CLASS_FOUR
+        for t in range(found):
+            if answers:
+                break
+            target = threats[t]
+            if cell == target:
+                answers = True
+                break
+            for d in range(4):
+                if pats[4 * (other * n + target) + d] >= OPEN_THREE and _on_line(cell, target, cols, half, d):
+                    answers = True
+                    break
+        if answers:
+            out[kept] = cell
+            kept += 1
+    return kept if kept > 0 else count
+
+
+@njit(**JIT_RECURSIVE)
+def _pick(out: np.ndarray, score: np.ndarray, start: int, count: int) -> None:
+    """Swap the best-scored move of ``out[start:count]`` to ``start`` (a lazy selection sort)."""
+    best = start
+    for i in range(start + 1, count):
+        if score[i] > score[best]:
+            best = i
+    if best != start:
+        out[start], out[best] = out[best], out[start]
+        score[start], score[best] = score[best], score[start]
+
+
+@njit(**JIT_RECURSIVE)
+def _probe(tt, key: np.int64) -> int:  # type: ignore[no-untyped-def]
+    """The table slot holding ``key``, or -1."""
+    slot = int(key & np.int64(tt[0].shape[0] - 1))
+    return slot if tt[0][slot] == key and tt[3][slot] != 0 else -1
+
+
+@njit(**JIT_RECURSIVE)
+def _store(tt, key: np.int64, score: float, depth: int, flag: int, move: int, ply: int) -> None:  # type: ignore[no-untyped-def]
+    """Keep a result (win scores made relative to the node), replacing a shallower or another position's entry."""
+    slot = int(key & np.int64(tt[0].shape[0] - 1))
+    if tt[0][slot] == key and tt[2][slot] > depth and flag != EXACT:
+        return
+    if score > WIN - 1000:
+        score += ply
+    elif score < -WIN + 1000:
+        score -= ply
+    tt[0][slot], tt[1][slot], tt[2][slot], tt[3][slot], tt[4][slot] = key, score, depth, flag, move
+
+
+@njit(**JIT_RECURSIVE)
+def _threat_exits(st, colour: int, ply: int) -> tuple[bool, float, int]:  # type: ignore[no-untyped-def]
+    """The node's decided cases: ``(decided, score, forced_cell)`` (forced_cell >= 0: the one reply)."""
+    other = 1 - colour
+    if _count(st, colour, CLASS_FIVE) > 0:
+        return True, WIN - ply - 1, -1
+    if st[6][M_STONES] == st[0].shape[0]:
+        return True, 0.0, -1
+    fives = _count(st, other, CLASS_FIVE)
+    if fives >= 2:
+        return True, -(WIN - ply - 2), -1
+    if fives == 1:
+        return False, 0.0, _find(st, other, CLASS_FIVE)
+    if _count(st, colour, CLASS_WIN) > 0:
+        return True, WIN - ply - 3, -1
+    return False, 0.0, -1
+
+
+@njit(**JIT_RECURSIVE)
+def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, colour: int) -> float:  # type: ignore[no-untyped-def]
+    """Fail-soft PVS value of the position for ``colour`` to move (see the module docstring for the contract)."""
+    ctl = ctx[0]
+    if _tick(ctx):
+        return 0.0
+    if ply > ctl[C_SELDEPTH]:
+        ctl[C_SELDEPTH] = ply
+    decided, value, forced = _threat_exits(st, colour, ply)
+    if decided:
+        return value
+    if forced >= 0:  # the opponent has a four: its completing cell is the only move (an extension)
+        _make(st, cfg, forced, colour)
+        value = -_negamax(st, cfg, tt, ctx, depth, -beta, -alpha, ply + 1, 1 - colour)
+        _unmake(st, cfg, forced)
+        return value
+    extra = 0
+    if depth == 0 and _threatened(st, colour) and ply < MAX_PLY - 8:
+        depth, extra = 1, 1  # the opponent threatens an open four or a four-three: search the answers (once a line)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return _quiesce(st, cfg, ctx, colour, ply)
+    key = st[6][M_HASH] ^ np.int64(colour)
+    if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
+        # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
+        slot = _probe(tt, key) if ctl[C_USE_TT] else -1
+        memo = key ^ np.int64(4)
+        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
+            ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
+            plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+            if ctl[C_ABORTED]:
+                return 0.0
+            if plies < 0:
+                _remember_failure(ctx, memo)
+            if plies >= 0:
+                if plies > ctl[C_THREAT_DEPTH]:
+                    ctl[C_THREAT_DEPTH] = plies
+                if ctl[C_USE_TT]:
+                    _store(tt, key, WIN - ply - plies, MAX_PLY, EXACT, -1, ply)
+                return WIN - ply - plies
+    tt_move = -1
+    slot = _probe(tt, key) if ctl[C_USE_TT] else -1
+    if slot >= 0:
+        tt_move = tt[4][slot]
+        if tt[2][slot] >= depth and (beta - alpha <= 1.0 or tt[2][slot] >= MAX_PLY):  # proved results: any window
+            stored = tt[1][slot]
+            if stored > WIN - 1000:
+                stored -= ply
+            elif stored < -WIN + 1000:
+                stored += ply
+            flag = tt[3][slot]
+            if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
+                return stored
+    n = st[0].shape[0]
+    moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]
+    count = _gen(st, cfg, ctx, colour, ply, tt_move, moves, order)
+    width = 0 if _threatened(st, colour) else ctl[C_WIDTH]  # every answer to a threat is searched
+    if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
+        width = max(2, width // 2)
+    cut = width if 0 < width < count else count
+    best, best_move, start_alpha = -np.inf, -1, alpha
+    for i in range(count):
+        if i >= cut and best > -LOST:  # past the width; the rest only when everything so far loses
+            break
+        _pick(moves, order, i, count)
+        cell = moves[i]
+        quiet = st[3][colour * n + cell] < CLASS_OPEN_THREE and st[3][(1 - colour) * n + cell] < CLASS_OPEN_THREE
+        _make(st, cfg, cell, colour)
+        if i == 0 or not ctl[C_PVS]:
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
+        else:
+            reduce = 0
+            if ctl[C_LMR] and depth >= 3 and i >= 3 and quiet:
+                reduce = 1 if i < 6 else (2 if i < 12 else 3)
+                reduce = min(reduce, depth - 2)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+            if reduce > 0 and (value > alpha or value < -LOST):  # a reduced search neither raises alpha nor proves a loss
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+            if alpha < value < beta:
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
+        _unmake(st, cfg, cell)
+        if ctl[C_ABORTED]:
+            return 0.0
+        if value > best:
+            best, best_move = value, cell
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
+            if quiet and ctx[2][2 * ply] != cell:
+                ctx[2][2 * ply + 1] = ctx[2][2 * ply]
+                ctx[2][2 * ply] = cell
+            ctx[3][colour * n + cell] += depth * depth
+            break
+    if ctl[C_USE_TT]:
+        flag = LOWER if best >= beta else (EXACT if best > start_alpha else UPPER)
+        _store(tt, key, best, depth, flag, best_move, ply)
+    return best
+
+
+@njit(**JIT_RECURSIVE)
+def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, moves: np.ndarray,  # type: ignore[no-untyped-def]
+          scores: np.ndarray, count: int) -> tuple[float, int, int]:
+    """One root iteration over ``moves[:count]`` in that order: ``(best score, best index, moves finished)``.
+
+    Fail-soft on ``(alpha, beta)`` like :func:`_negamax`; ``scores`` gets each finished move's value
+    (a bound for all but the best).  An aborted iteration returns what it finished.
+    """
+    ctl = ctx[0]
+    best, best_index, done = -np.inf, 0, 0
+    for i in range(count):
+        cell = moves[i]
+        _make(st, cfg, cell, colour)
+        if i == 0 or not ctl[C_PVS]:
+            value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, 1, 1 - colour)
+        else:
+            value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, 1, 1 - colour)
+            if alpha < value < beta and not ctl[C_ABORTED]:
+                value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, 1, 1 - colour)
+        _unmake(st, cfg, cell)
+        if ctl[C_ABORTED]:
+            break
+        scores[i] = value
+        done = i + 1
+        if value > best:
+            best, best_index = value, i
+        if value > alpha:
+            alpha = value
+        if alpha >= beta:
+            break
+    return best, best_index, done
+
+
+@njit(**JIT_RECURSIVE)
+def _root_moves(st, cfg, ctx, colour: int, out: np.ndarray, score: np.ndarray) -> int:  # type: ignore[no-untyped-def]
+    """The root's moves, best-ordered first (the same generation as inside the tree)."""
+    count = _gen(st, cfg, ctx, colour, 0, -1, out, score)
+    for i in range(count):
+        _pick(out, score, i, count)
+    return count
+
+
+@njit(**JIT_RECURSIVE)
+def _root_vcf(st, cfg, ctx, colour: int, budget: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """``(first move, plies)`` of a VCF for ``colour`` to move found within ``budget`` fours, or ``(-1, -1)``."""
+    n = st[0].shape[0]
+    ctl = ctx[0]
+    cells, listed = st[5], st[6][M_CANDIDATES]
+    firsts = np.empty(listed, dtype=np.int32)
+    count = 0
+    for i in range(listed):
+        cell = cells[n + i]
+        c = st[3][colour * n + cell]
+        if c == CLASS_FOUR or c == CLASS_FOUR_THREE:
+            firsts[count] = cell
+            count += 1
+    ctl[C_VCF_CALL_NODES] = budget
+    for i in range(count):
+        cell = firsts[i]
+        _make(st, cfg, cell, colour)
+        reply = _five_after(st, cfg, cell, colour)
+        plies = -1
+        if reply >= 0:
+            _make(st, cfg, reply, 1 - colour)
+            if _count(st, 1 - colour, CLASS_FIVE) == 0:
+                if _count(st, colour, CLASS_FIVE) > 0:
+                    plies = 3
+                elif _count(st, colour, CLASS_WIN) > 0:
+                    plies = 5
+                else:
+                    found = _vcf(st, cfg, ctx, colour, 2, 2 * MAX_PLY)
+                    plies = found
+            _unmake(st, cfg, reply)
+        _unmake(st, cfg, cell)
+        if plies >= 0:
+            return cell, plies
+    return -1, -1

@@ -1,0 +1,264 @@
+"""The gomoku engine: pattern evaluation, threats inside the search, PVS, and time management in one searcher.
+
+:class:`GomokuEngine` searches free boards (no gravity) with ``4 <= k <= 15``, freestyle or exact-k, with
+the incremental pattern state of :mod:`heuristics._gomoku_state` (its weights: the ``gomoku`` heuristic,
+:mod:`heuristics._gomoku`) and the kernel of :mod:`search._gomoku_search`.  A move is chosen in this order:
+
+1. a five of its own; else the block of the opponent's five-cell (the forced reply); else a sure win
+   (an open four or a double four);
+2. a VCF found at the root (Allis' threat-space search restricted to fours, within :attr:`root_vcf`
+   fours); else
+3. iterative deepening PVS with aspiration windows (:attr:`aspiration` wide) under the budget.
+
+Time management (``time_ms``): the kernel reads the clock every 64 or 256 nodes (and the VCF searches
+as often) against a *hard* deadline, ``time_ms`` less :func:`safety_margin` (8 % of the budget plus
+8 us per cell, never under 50 ms); between iterations a new one starts only while less than half the
+budget is spent (70 % when the best move changed in the last iteration: the move is not settled, spend
+more), and not when the last iteration's cost times its growth says it would end far past the deadline.
+An iteration cut by the deadline still counts where it finished its first move.
+
+Example:
+    >>> from games import MNK
+    >>> from search.budget import Limit
+    >>> game = MNK(9, 9, 5)
+    >>> engine = GomokuEngine(game)
+    >>> position = game.position([40, 0, 41, 1, 42, 2, 43])   # x has four in a row on row 4, o to move
+    >>> engine.search(position, Limit(depth=2)).move in (39, 44)
+    True
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Mapping, Optional
+
+import numpy as np
+
+from games import KInARow, Position
+from heuristics._gomoku import SPEC as GOMOKU_SPEC
+from heuristics._gomoku import refuse_game
+from heuristics._gomoku_lines import half_width, pattern_table, uses_table
+from heuristics._gomoku_state import (
+    CLASS_FIVE,
+    CLASS_WIN,
+    G_SIZE,
+    M_CANDIDATES,
+    M_SIZE,
+    N_CLASSES,
+    _init,  # fmt: skip
+    _make,
+    kernel_weights,
+)
+from heuristics.errors import WeightError
+from search import _gomoku_search as gs
+from search._bitsetup import _warm_clock
+from search.budget import Limit
+from search.errors import SearchError
+from search.result import MAX_DEPTH, SearchResult
+
+TT_BITS = 20
+"""log2 of the engine's table entries (1M entries, 25 MB)."""
+ROOT_VCF = 3_000
+"""Fours the root VCF may try (k <= 6; a tenth of it on longer lines, whose patterns are scanned)."""
+HORIZON_VCF = 24
+"""Fours each horizon VCF may try."""
+SHALLOW_VCF = 300
+"""Fours the VCF of each node one or two plies from the root may try (a move leaving the opponent a VCF loses)."""
+WIDTH = 8
+"""Moves searched per interior node (best-ordered first); 0 searches all."""
+ASPIRATION = 60.0
+"""Half-width of the root's aspiration window, in evaluation units."""
+
+
+def safety_margin(game: KInARow, time_ms: float) -> float:
+    """Seconds kept back from ``time_ms``: at least 50 ms, 8 % of the budget plus 8 us per cell.
+
+    The cell term covers what grows with the board after the deadline: the node in flight when the clock is
+    read (every 64 nodes on boards over 1,000 cells), unwinding the recursion and the result (a 70x70 k=10
+    move took 944 ms of 1,000 with a 60 ms margin, 0.04 * budget + 4 us per cell)."""
+    return max(0.05, 0.08 * time_ms / 1000.0 + 8e-6 * game.n_cells)
+
+
+class GomokuEngine:
+    """An incremental pattern state, a table and the search buffers for one game; reused across moves.
+
+    Args:
+        game: a free board with ``4 <= k <= 15`` (else :class:`search.errors.SearchError`).
+        weights: the ``gomoku`` heuristic's weights by name (missing ones take their defaults).
+        tt_bits: log2 of the table entries.
+        width, lmr, pvs, use_tt: search switches (tests compare against plain negamax with them off).
+    """
+
+    def __init__(self, game: KInARow, weights: Optional[Mapping[str, float]] = None, *, tt_bits: int = TT_BITS,
+                 width: int = WIDTH, lmr: bool = True, pvs: bool = True, use_tt: bool = True) -> None:  # fmt: skip
+        reason = refuse_game(game)
+        if reason is not None:
+            raise SearchError(f"the gomoku engine does not play {game}: {reason}")
+        self.game = game
+        named = _named_weights(weights)
+        n = game.n_cells
+        geo = np.array([game.rows, game.cols, game.k, int(game.exact_k), half_width(game.k, game.exact_k),
+                        int(uses_table(game.k, game.exact_k))] + [0] * (G_SIZE - 6), dtype=np.int64)  # fmt: skip
+        zobrist = np.random.default_rng(20261125).integers(1, 2**62, size=2 * n, dtype=np.int64)
+        self.cfg = (geo, pattern_table(game.k, game.exact_k),
+                    kernel_weights(np.array(list(named.values()), dtype=np.float64)), zobrist)  # fmt: skip
+        self.st: tuple[np.ndarray, ...] = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
+                   np.zeros(2 * n, np.float64), np.zeros(3 * n, np.int32), np.zeros(M_SIZE, np.int64),
+                   np.zeros(2, np.float64))  # fmt: skip
+        _init(self.st, self.cfg)
+        self._empty: tuple[np.ndarray, ...] = tuple(a.copy() for a in self.st)
+        self._moves: list[int] = []
+        size = 1 << tt_bits
+        self.tt = (np.zeros(size, np.int64), np.zeros(size, np.float64), np.zeros(size, np.int32),
+                   np.zeros(size, np.int8), np.zeros(size, np.int32))  # fmt: skip
+        ctl = np.zeros(gs.C_SIZE, np.int64)
+        ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_PVS], ctl[gs.C_USE_TT] = width, int(lmr), int(pvs), int(use_tt)
+        self.ctx = (ctl, np.full(1, np.inf), np.full(2 * gs.MAX_PLY, -1, np.int32), np.zeros(2 * n, np.float64),
+                    np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64),
+                    np.zeros(1 << 16, np.int64))  # fmt: skip
+        self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
+        self.horizon_vcf = HORIZON_VCF
+        self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
+        self.aspiration = ASPIRATION
+
+    def reset(self) -> None:
+        """A new game: forget the table, the history and the killers."""
+        self.tt[3][:] = 0
+        self.ctx[2][:] = -1
+        self.ctx[3][:] = 0.0
+        self.ctx[6][:] = 0
+
+    def sync(self, position: Position) -> None:
+        """Bring the state to ``position``: play the moves it adds to the last one, else rebuild from empty."""
+        moves = [int(m) for m in position.moves]
+        kept = self._moves
+        if kept != moves[: len(kept)]:
+            for array, empty in zip(self.st, self._empty):
+                np.copyto(array, empty)
+            kept = []
+        for ply in range(len(kept), len(moves)):
+            _make(self.st, self.cfg, moves[ply], ply % 2)
+        self._moves = moves
+
+    def evaluate(self, position: Position) -> float:
+        """The static value of ``position`` for the side to move (own cell values minus the opponent's)."""
+        self.sync(position)
+        return float(gs._evaluate(self.st, position.to_move))
+
+    def search(self, position: Position, limit: Limit) -> SearchResult:
+        """The best move of ``position`` (not over) under ``limit`` (depth, nodes, time_ms; branching: width)."""
+        if limit.time_ms is not None:
+            _warm_clock()
+        started = time.perf_counter()
+        self.sync(position)
+        colour, n = position.to_move, self.game.n_cells
+        ctl = self.ctx[0]
+        ctl[gs.C_NODES] = ctl[gs.C_ABORTED] = ctl[gs.C_VCF_NODES] = ctl[gs.C_THREAT_DEPTH] = ctl[gs.C_SELDEPTH] = 0
+        ctl[gs.C_NODE_LIMIT] = limit.nodes or 0
+        ctl[gs.C_VCF_BUDGET] = self.horizon_vcf
+        ctl[gs.C_VCF_SHALLOW] = self.shallow_vcf
+        ctl[gs.C_TIME_MASK] = 63 if n > 1000 else 255
+        if limit.branching:
+            ctl[gs.C_WIDTH] = limit.branching
+        hard = soft = stretch = np.inf
+        if limit.time_ms is not None:
+            budget = limit.time_ms / 1000.0
+            hard = started + max(budget - safety_margin(self.game, limit.time_ms), 0.2 * budget)
+            soft, stretch = started + 0.5 * budget, started + 0.7 * budget
+        self.ctx[1][0] = hard
+        decided = self._decided(colour)
+        if decided is not None:
+            return self._result(decided[0], decided[1], 1, started, (decided[0],))
+        first, plies = gs._root_vcf(self.st, self.cfg, self.ctx, colour, self.root_vcf)
+        if first >= 0:
+            ctl[gs.C_THREAT_DEPTH] = plies
+            return self._result(first, gs.WIN - plies, 1, started, (first,))
+        return self._deepen(position, limit, colour, started, soft, stretch, hard + 0.5 * (hard - started))
+
+    def _decided(self, colour: int) -> Optional[tuple[int, float]]:
+        """The move and score of a root decided without search (own five, forced block, sure win), else None."""
+        counts = self.st[6][3:]
+        for who, cls, score in ((colour, CLASS_FIVE, gs.WIN - 1), (1 - colour, CLASS_FIVE, 0.0),
+                                (colour, CLASS_WIN, gs.WIN - 3)):  # fmt: skip
+            if counts[who * N_CLASSES + cls] > 0:
+                cell = gs._find(self.st, who, cls)
+                if who != colour and counts[who * N_CLASSES + cls] > 1:
+                    score = -(gs.WIN - 2)
+                elif who != colour:
+                    return None if self.st[6][M_CANDIDATES] == 0 else (cell, np.nan)
+                return cell, score
+        return None
+
+    def _deepen(self, position: Position, limit: Limit, colour: int, started: float, soft: float,
+                stretch: float, hard_stop: float) -> SearchResult:  # fmt: skip
+        """Iterative deepening with aspiration windows; the move of the deepest finished iteration."""
+        n = self.game.n_cells
+        moves, order = np.zeros(n, np.int32), np.zeros(n, np.float64)
+        count = gs._root_moves(self.st, self.cfg, self.ctx, colour, moves, order)
+        scores = np.full(n, -np.inf)
+        best_move, best_score, depth_done, pv = int(moves[0]), 0.0, 0, (int(moves[0]),)
+        max_depth = min(limit.depth or MAX_DEPTH, n - position.ply, gs.MAX_PLY - 2)
+        last_cost, growth, changed = 0.0, 4.0, False
+        for depth in range(1, max_depth + 1):
+            begun = time.perf_counter()
+            if depth > 1 and (begun > (stretch if changed else soft) or begun + last_cost * growth > hard_stop):
+                break
+            score, index, done = self._iteration(depth, best_score, colour, moves, scores, count)
+            if done == 0 or (self.ctx[0][gs.C_ABORTED] and index != 0 and scores[index] <= scores[0]):
+                break
+            changed = int(moves[index]) != best_move and depth > 1
+            best_move, best_score, depth_done = int(moves[index]), float(score), depth
+            cost = time.perf_counter() - begun
+            growth = min(max(cost / last_cost, 1.5), 6.0) if last_cost > 1e-4 else 4.0
+            last_cost = cost
+            pv = (best_move,)
+            if self.ctx[0][gs.C_ABORTED]:
+                break
+            _reorder(moves, scores, index, count)
+            if abs(best_score) > gs.WIN - 1000:
+                break
+        return self._result(best_move, best_score, max(depth_done, 1), started, pv)
+
+    def _iteration(self, depth: int, guess: float, colour: int, moves: np.ndarray, scores: np.ndarray,
+                   count: int) -> tuple[float, int, int]:  # fmt: skip
+        """One root iteration, inside an aspiration window around ``guess`` from depth 3 on (widened on failure)."""
+        width = self.aspiration if depth >= 3 and abs(guess) < gs.WIN - 1000 else np.inf
+        while True:
+            alpha, beta = guess - width, guess + width
+            score, index, done = gs._root(self.st, self.cfg, self.tt, self.ctx, depth, alpha, beta, colour, moves,
+                                          scores, count)  # fmt: skip
+            if self.ctx[0][gs.C_ABORTED] or alpha < score < beta or np.isinf(width):
+                return score, index, done
+            width = width * 4 if width < 1000 else np.inf
+
+    def _result(self, move: int, score: float, depth: int, started: float, pv: tuple[int, ...]) -> SearchResult:
+        ctl = self.ctx[0]
+        return SearchResult(move, 0.0 if np.isnan(score) else float(score), depth, int(ctl[gs.C_NODES]),
+                            time.perf_counter() - started, pv, threat_depth=int(ctl[gs.C_THREAT_DEPTH]),
+                            threat_nodes=int(ctl[gs.C_VCF_NODES]), selective_depth=int(ctl[gs.C_SELDEPTH]))  # fmt: skip
+
+
+def _named_weights(weights: Optional[Mapping[str, float]]) -> dict[str, float]:
+    """The ``gomoku`` weights, defaults filled in, in kernel order.
+
+    Raises:
+        WeightError: an unknown name or a value that is not a finite number (the message names it).
+    """
+    given = dict(weights or {})
+    unknown = sorted(set(given) - set(GOMOKU_SPEC.weight_names))
+    if unknown:
+        raise WeightError(f"unknown gomoku weight(s) {', '.join(map(repr, unknown))}: "
+                          f"the names are {', '.join(GOMOKU_SPEC.weight_names)}")  # fmt: skip
+    named = {**GOMOKU_SPEC.defaults, **given}
+    for name, value in named.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value):  # fmt: skip
+            raise WeightError(f"gomoku weight {name}={value!r} is not a finite number")
+    return {name: float(named[name]) for name in GOMOKU_SPEC.weight_names}
+
+
+def _reorder(moves: np.ndarray, scores: np.ndarray, best: int, count: int) -> None:
+    """The next iteration's root order: the best move first, the rest by this iteration's values (stable)."""
+    order = sorted(range(count), key=lambda i: (i != best, -scores[i]))
+    moves[:count] = moves[order]
+    scores[:count] = scores[order]

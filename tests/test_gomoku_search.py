@@ -1,0 +1,161 @@
+"""The gomoku engine's search: threats (a VCF found, fours and open threes answered), alpha-beta equal to
+plain negamax, time limits, which spec plays it, and bad weights refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games import CONNECT4, MNK
+from heuristics import Evaluator, WeightError
+from heuristics._gomoku_state import CLASS_WIN, N_CLASSES, _make, _unmake
+from search import _gomoku_search as gs
+from search.agents import AlphaBetaAgent, make_agent
+from search.budget import Limit
+from search.errors import SearchError
+from search.gomoku import GomokuEngine
+from search.protocol import WIN_SCORE
+from tests import naive_gomoku as naive
+
+
+def _moves(game: MNK, xs: list[tuple[int, int]], os: list[tuple[int, int]]) -> list[int]:
+    """Alternating moves placing x on ``xs`` and o on ``os`` (x moves first; len(os) is len(xs) or one less)."""
+    cells = [[r * game.cols + c for r, c in side] for side in (xs, os)]
+    return [cell for pair in zip(*cells) for cell in pair] + cells[0][len(cells[1]):]
+
+
+def _vcf_position() -> tuple[MNK, list[int], set[int]]:
+    """x to move wins in 5 plies by fours only: Q=(5,4) fours the row and lifts column 4 to three, then P=(6,4)
+    is a double four (or P first, then Q).  No x move wins sooner."""
+    game = MNK(11, 11, 5)
+    xs = [(5, 1), (5, 2), (5, 3), (3, 4), (4, 4), (6, 5), (6, 6), (6, 7)]
+    os = [(5, 0), (2, 4), (6, 8), (10, 10), (0, 10), (10, 0), (0, 0), (9, 5)]
+    return game, _moves(game, xs, os), {5 * 11 + 4, 6 * 11 + 4}  # the two 5-ply first moves (a longer VCF exists)
+
+
+def test_finds_a_constructed_vcf_and_wins_it() -> None:
+    game, moves, firsts = _vcf_position()
+    engine = GomokuEngine(game, tt_bits=12)
+    position = game.position(moves)
+    result = engine.search(position, Limit(depth=2))
+    assert result.score >= WIN_SCORE - 7 and result.threat_depth == WIN_SCORE - result.score
+    defender = GomokuEngine(game, tt_bits=12)
+    for _ in range(result.threat_depth):  # the engine plays it out against its own best defence
+        mover = engine if position.to_move == 0 else defender
+        position.play(mover.search(position, Limit(depth=2)).move)
+        if position.is_terminal():
+            break
+    assert position.winner == 0
+
+
+def test_blocks_a_four() -> None:
+    game = MNK(11, 11, 5)
+    position = game.position(_moves(game, [(5, 3), (5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10), (0, 10)]))
+    result = GomokuEngine(game, tt_bits=12).search(position, Limit(depth=3))
+    assert result.move in (5 * 11 + 2, 5 * 11 + 7)
+
+
+def test_answers_an_open_three() -> None:
+    game = MNK(11, 11, 5)
+    position = game.position(_moves(game, [(5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10)]))
+    engine = GomokuEngine(game, tt_bits=12)
+    move = engine.search(position, Limit(depth=3)).move
+    position.play(move)
+    engine.sync(position)  # after the answer x has no cell making an open four or a double four
+    assert engine.st[6][3 + CLASS_WIN] == 0
+    board = position.board().ravel()
+    assert not any(naive.pattern(board, 11, 11, 5, False, int(c), d, 1) == 7 for c in np.flatnonzero(board == 0)
+                   for d in range(4))  # fmt: skip
+
+
+@pytest.mark.parametrize("game", [MNK(7, 7, 4), MNK(8, 8, 5, exact_k=True)], ids=str)
+@pytest.mark.parametrize("pvs", [False, True])
+def test_alpha_beta_equals_plain_negamax(game: MNK, pvs: bool) -> None:
+    rng = np.random.default_rng(5)
+    for trial in range(4):
+        engine = GomokuEngine(game, tt_bits=10, width=0, lmr=False, pvs=pvs, use_tt=False)
+        engine.horizon_vcf = 0
+        position = game.position()
+        for cell in rng.permutation(game.n_cells)[: 5 + trial]:
+            position.play(int(cell))
+        if position.is_terminal():
+            continue
+        engine.sync(position)
+        colour = position.to_move
+        for depth in (1, 2, 3):
+            engine.ctx[0][gs.C_ABORTED] = 0
+            engine.ctx[1][0] = np.inf
+            got = gs._negamax(engine.st, engine.cfg, engine.tt, engine.ctx, depth, -np.inf, np.inf, 0, colour)
+            assert got == naive.negamax(engine, colour, depth), (position.move_string(), depth)
+
+
+def test_make_then_unmake_leaves_the_state_unchanged_inside_a_search() -> None:
+    game = MNK(9, 9, 5)
+    engine = GomokuEngine(game, tt_bits=12)
+    position = game.position([40, 41, 31, 49, 22])
+    engine.sync(position)
+    before = [a.copy() for a in engine.st]
+    engine.search(position, Limit(depth=4))
+    n = game.n_cells
+    for i, (a, b) in enumerate(zip(before, engine.st)):
+        if i == 5:  # the candidate list may be reordered: compare near counts and the set listed
+            assert np.array_equal(a[:n], b[:n]) and set(a[n : n + before[6][0]]) == set(b[n : n + engine.st[6][0]])
+        elif a.dtype.kind == "f":
+            assert np.allclose(a, b)
+        else:
+            assert np.array_equal(a, b)
+    _make(engine.st, engine.cfg, 0, 1)
+    _unmake(engine.st, engine.cfg, 0)
+
+
+def test_time_budget_is_kept_with_a_margin() -> None:
+    game = MNK(15, 15, 5)
+    engine = GomokuEngine(game)
+    position = game.position([112, 113, 97, 98, 127])
+    engine.search(position, Limit(depth=2))  # compile first
+    result = engine.search(position, Limit(time_ms=300))
+    assert result.seconds < 0.3 - 0.04 and result.depth >= 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "engine"),
+    [("alphabeta", MNK(15, 15, 5), True), ("alphabeta:time_ms=100", MNK(15, 15, 5, exact_k=True), True),
+     ("alphabeta:heuristic=gomoku,depth=2", MNK(20, 20, 5), True), ("alphabeta:open_three=60", MNK(9, 9, 4), True),
+     ("alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6", MNK(15, 15, 5), False),
+     ("alphabeta:heuristic=windows", MNK(15, 15, 5), False), ("alphabeta", MNK(3, 3, 3), False),
+     ("alphabeta", MNK(4, 4, 3), False), ("alphabeta", CONNECT4, False)],
+)  # fmt: skip
+def test_which_spec_plays_the_engine(spec: str, game: MNK, engine: bool) -> None:
+    agent = make_agent(spec, game)
+    assert isinstance(agent, AlphaBetaAgent) and (agent.gomoku is not None) == engine
+    if engine:
+        assert agent.evaluator.name == "gomoku"
+
+
+def test_the_yardstick_spec_keeps_its_engine() -> None:
+    agent = make_agent("alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6", MNK(15, 15, 5))
+    assert isinstance(agent, AlphaBetaAgent) and agent.evaluator.name == "mics" and agent.gomoku is None
+
+
+def test_bad_weights_are_refused_with_their_names() -> None:
+    game = MNK(15, 15, 5)
+    with pytest.raises(WeightError, match="open_thre"):
+        GomokuEngine(game, {"open_thre": 3.0})
+    with pytest.raises(WeightError, match="open_three"):
+        GomokuEngine(game, {"open_three": float("nan")})
+    with pytest.raises(ValueError, match="open_thre"):
+        make_agent("alphabeta:open_thre=4", game)
+    with pytest.raises(SearchError, match="gravity"):
+        GomokuEngine(CONNECT4)
+    with pytest.raises(ValueError, match="k=3"):
+        Evaluator("gomoku", MNK(5, 5, 3))
+    with pytest.raises(SearchError, match="k=3"):
+        GomokuEngine(MNK(5, 5, 3))
+
+
+def test_counts_per_class_sum_to_the_empty_cells() -> None:
+    game = MNK(9, 9, 5)
+    engine = GomokuEngine(game, tt_bits=10)
+    engine.sync(game.position([40, 41, 31, 49, 22]))
+    counts = engine.st[6][3:]
+    assert counts[:N_CLASSES].sum() == counts[N_CLASSES:].sum() == game.n_cells - 5
