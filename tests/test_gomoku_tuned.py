@@ -14,7 +14,7 @@ from search.openings import OpeningBook
 ROOT = Path(__file__).resolve().parents[1]
 FREESTYLE = make_game("gomoku")
 EXACT = make_game("gomoku", exact_k=True)
-SHIPPED = {"gomoku-gomoku-tuned.json": FREESTYLE, "mnk-15x15x5-exact-gomoku-tuned.json": EXACT}
+SHIPPED = {"gomoku-gomoku-tuned.json": FREESTYLE}  # the exact-k run's best lost to threats at confirmation: not shipped
 DEFAULTS = "gomoku-gomoku"
 
 
@@ -44,7 +44,9 @@ def test_the_shipped_gomoku_file_beat_the_gauntlet_and_its_defaults(name: str) -
     assert confirmation["elo_low"] > 0 and confirmation["elo_low"] < confirmation["elo"] < confirmation["elo_high"]
     members = confirmation["members"]
     assert {"square_values", "patterns", "windows", "mics", "threats", "gomoku"} <= set(members)
-    assert members["gomoku"]["elo_low"] > 0  # the pattern table's own defaults, beaten significantly
+    assert all(m["elo_high"] is None or m["elo_high"] > 0 for m in members.values())  # worse than none (None: +inf)
+    defaults = provenance["defaults_match"]  # the pattern table's own defaults, beaten significantly on fresh openings
+    assert defaults["elo_low"] > 0 and defaults["wins"] > defaults["losses"] and "gomoku-gomoku-tuned" in defaults["command"]
     assert shipped.heuristic == "gomoku" and shipped.search["nodes"] is not None
 
 
@@ -52,7 +54,7 @@ def test_the_shipped_gomoku_file_beat_the_gauntlet_and_its_defaults(name: str) -
 def test_the_shipped_gomoku_file_plays_with_the_gomoku_engine(name: str) -> None:
     game = SHIPPED[name]
     tuned, defaults = make_agent(name.removesuffix(".json"), game), make_agent(DEFAULTS, game)
-    assert isinstance(tuned, AlphaBetaAgent) and tuned.gomoku is not None
+    assert isinstance(tuned, AlphaBetaAgent) and isinstance(defaults, AlphaBetaAgent) and tuned.gomoku is not None
     assert tuned.evaluator.weights == load_weights(ROOT / "weights" / name).weights != defaults.evaluator.weights
     position = game.position()
     for move in (112, 113):  # the centre and its neighbour, then the agents in turn
