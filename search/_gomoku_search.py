@@ -24,7 +24,8 @@ the opponent has one is answered there without spending depth (the forced reply 
 Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is
 ``(keys int64[S], scores float64[S], depths int32[S], flags int8[S], moves int32[S])`` with S a power
 of two; ``ctx`` is ``(ctl int64[C_SIZE], deadline float64[1], killers int32[2 * MAX_PLY],
-history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n])``.
+history float64[2 n], moves int32[MAX_PLY * n], order float64[MAX_PLY * n], vcf_failed int64[2**16])``
+(``vcf_failed``: hashes of positions whose VCF search found nothing, so the next iteration skips them).
 """
 
 # Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
@@ -35,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from games._jit import JIT_RECURSIVE
-from heuristics._gomoku_lines import FOUR
+from heuristics._gomoku_lines import OPEN_THREE
 from heuristics._gomoku_state import (
     CLASS_FIVE,
     CLASS_FOUR,
@@ -169,12 +170,31 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ign
 
 
 @njit(**JIT_RECURSIVE)
+def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
+    """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
+    table = ctx[6]
+    return table[int(memo & np.int64(table.shape[0] - 1))] == memo
+
+
+@njit(**JIT_RECURSIVE)
+def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
+    """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
+    table = ctx[6]
+    table[int(memo & np.int64(table.shape[0] - 1))] = memo
+
+
+@njit(**JIT_RECURSIVE)
 def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-untyped-def]
     """The horizon: a VCF of the side to move within its node budget, else the static value."""
     ctl = ctx[0]
     if _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0 and ctl[C_VCF_BUDGET] > 0:
+        memo = st[6][M_HASH] ^ np.int64(colour + 2)
+        if _failed_before(ctx, memo):
+            return _evaluate(st, colour)
         ctl[C_VCF_CALL_NODES] = ctl[C_VCF_BUDGET]
         plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
+        if plies < 0 and not ctl[C_ABORTED]:
+            _remember_failure(ctx, memo)
         if plies >= 0:
             if plies > ctl[C_THREAT_DEPTH]:
                 ctl[C_THREAT_DEPTH] = plies
@@ -202,7 +222,7 @@ def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, sco
         out[0] = (cfg[0][G_ROWS] // 2) * cfg[0][G_COLS] + cfg[0][G_COLS] // 2
         score[0] = 0.0
         return 1
-    if _count(st, other, CLASS_WIN) > 0:
+    if _threatened(st, colour):
         count = _answers(st, cfg, colour, out, count)
     defence = weights[12]
     for i in range(count):
@@ -232,14 +252,22 @@ def _on_line(a: int, b: int, cols: int, reach: int, d: int) -> bool:
 
 
 @njit(**JIT_RECURSIVE)
-def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
-    """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's sure win away.
+def _threatened(st, colour: int) -> bool:  # type: ignore[no-untyped-def]
+    """True if the opponent's next move makes a sure win (an open four, two fours) or a four-three."""
+    return _count(st, 1 - colour, CLASS_WIN) + _count(st, 1 - colour, CLASS_FOUR_THREE) > 0
 
-    The opponent's sure-win cells (an open three about to become an open four, a four-three, ...) are
-    met on their lines: a move that answers one lies on the line where that cell makes its four or open
-    four, within H of it (Allis' defence set of a three is inside its line segment).  The set kept is a
-    superset of the real answers (no move is tried), so the rule prunes only moves that cannot answer.
-    If none is kept, all are.
+
+@njit(**JIT_RECURSIVE)
+def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
+    """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's threat away.
+
+    The threats are the opponent's cells that make a sure win (an open four or two fours: an open three
+    about to become an open four) or a four-three.  Against them an own open three is too slow (the
+    opponent's five comes first), so only own fours and moves on the threat's lines help: a move that
+    answers lies on a line where the threat cell makes an open three or more, within H of it (Allis'
+    defence set of a three is inside its line segment).  The set kept is a superset of the real answers
+    (no move is tried) but for a rare counter: a quiet move whose forced block later makes a four.  If
+    none is kept, all are.
     """
     n = st[0].shape[0]
     other = 1 - colour
@@ -248,7 +276,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
     threats = np.empty(8, dtype=np.int32)
     found = 0
     for i in range(count):
-        if st[3][other * n + out[i]] >= CLASS_WIN and found < 8:
+        if st[3][other * n + out[i]] >= CLASS_FOUR_THREE and found < 8:
             threats[found] = out[i]
             found += 1
     kept = 0
@@ -263,7 +291,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
                 answers = True
                 break
             for d in range(4):
-                if pats[4 * (other * n + target) + d] >= FOUR and _on_line(cell, target, cols, half, d):
+                if pats[4 * (other * n + target) + d] >= OPEN_THREE and _on_line(cell, target, cols, half, d):
                     answers = True
                     break
         if answers:
@@ -338,19 +366,23 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         value = -_negamax(st, cfg, tt, ctx, depth, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, forced)
         return value
-    if depth <= 0 and _count(st, 1 - colour, CLASS_WIN) > 0 and ply < MAX_PLY - 8:
-        depth = 1  # the opponent threatens an open four (an open three): search the answers, not the static value
+    extra = 0
+    if depth == 0 and _threatened(st, colour) and ply < MAX_PLY - 8:
+        depth, extra = 1, 1  # the opponent threatens an open four or a four-three: search the answers (once a line)
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
     if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
         # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
         slot = _probe(tt, key) if ctl[C_USE_TT] else -1
-        if slot < 0 or tt[2][slot] < MAX_PLY:
+        memo = key ^ np.int64(4)
+        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
             plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY)
             if ctl[C_ABORTED]:
                 return 0.0
+            if plies < 0:
+                _remember_failure(ctx, memo)
             if plies >= 0:
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies
@@ -373,7 +405,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     n = st[0].shape[0]
     moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]
     count = _gen(st, cfg, ctx, colour, ply, tt_move, moves, order)
-    width = ctl[C_WIDTH] if _count(st, 1 - colour, CLASS_WIN) == 0 else 0  # every answer to a threat is searched
+    width = 0 if _threatened(st, colour) else ctl[C_WIDTH]  # every answer to a threat is searched
     if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
         width = max(2, width // 2)
     cut = width if 0 < width < count else count
@@ -386,17 +418,17 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         quiet = st[3][colour * n + cell] < CLASS_OPEN_THREE and st[3][(1 - colour) * n + cell] < CLASS_OPEN_THREE
         _make(st, cfg, cell, colour)
         if i == 0 or not ctl[C_PVS]:
-            value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, ply + 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
         else:
             reduce = 0
             if ctl[C_LMR] and depth >= 3 and i >= 3 and quiet:
                 reduce = 1 if i < 6 else (2 if i < 12 else 3)
                 reduce = min(reduce, depth - 2)
-            value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if reduce > 0 and (value > alpha or value < -LOST):  # a reduced search neither raises alpha nor proves a loss
-                value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if alpha < value < beta:
-                value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, ply + 1, 1 - colour)
+                value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
         _unmake(st, cfg, cell)
         if ctl[C_ABORTED]:
             return 0.0

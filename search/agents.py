@@ -43,6 +43,9 @@ from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
 from search.threats import guard_move, threat_move
 
+GUARD_SHARE = 0.1
+"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF."""
+
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
 
@@ -209,13 +212,26 @@ class AlphaBetaAgent:
             if limit.time_ms is not None:  # the search gets what the solver left of the move's time
                 spent_ms = (time.perf_counter() - started) * 1000.0
                 limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
-        if self.gomoku is not None:  # its own threat search runs at the root and inside the tree
-            self.last_result = self.gomoku.search(position, limit)
-            return self.last_result.move
+        if self.gomoku is not None:
+            return self._gomoku_move(position, limit, started)
         self.last_result = threat_move(position, self.tss_nodes)
         if self.last_result is not None:
             return self.last_result.move
         self.last_result = self._search(position, limit)
+        return guard_move(position, self.last_result.move, self.tss_nodes)
+
+    def _gomoku_move(self, position: Position, limit: Limit, started: float) -> Action:
+        """The gomoku engine's move, with the generic threat-space search around it as for the other heuristics:
+        a VCF or VCT proved at the root is played, and the engine's move is checked against the opponent's VCF
+        (:func:`search.threats.guard_move`); the engine gets the time the first left, less the guard's share."""
+        assert self.gomoku is not None
+        self.last_result = threat_move(position, self.tss_nodes)
+        if self.last_result is not None:
+            return self.last_result.move
+        if limit.time_ms is not None:
+            spent_ms = (time.perf_counter() - started) * 1000.0
+            limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
+        self.last_result = self.gomoku.search(position, limit)
         return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:

@@ -10,11 +10,12 @@ the incremental pattern state of :mod:`heuristics._gomoku_state` (its weights: t
    fours); else
 3. iterative deepening PVS with aspiration windows (:attr:`aspiration` wide) under the budget.
 
-Time management (``time_ms``): the kernel reads the clock every few hundred nodes against a *hard*
-deadline, ``time_ms`` minus a margin that grows with the board (:func:`safety_margin`), never less than
-50 ms; between iterations the search stops when the next iteration, predicted from the cost of the last
-one and how much it grew, would pass the *soft* limit (60 % of the budget), which grows to 85 % when the
-best move changed in the last iteration (the move is not settled: spend more).
+Time management (``time_ms``): the kernel reads the clock every 64 or 256 nodes (and the VCF searches
+as often) against a *hard* deadline, ``time_ms`` less :func:`safety_margin` (8 % of the budget plus
+8 us per cell, never under 50 ms); between iterations a new one starts only while less than half the
+budget is spent (70 % when the best move changed in the last iteration: the move is not settled, spend
+more), and not when the last iteration's cost times its growth says it would end far past the deadline.
+An iteration cut by the deadline still counts where it finished its first move.
 
 Example:
     >>> from games import MNK
@@ -101,7 +102,7 @@ class GomokuEngine:
         zobrist = np.random.default_rng(20261125).integers(1, 2**62, size=2 * n, dtype=np.int64)
         self.cfg = (geo, pattern_table(game.k, game.exact_k),
                     kernel_weights(np.array(list(named.values()), dtype=np.float64)), zobrist)  # fmt: skip
-        self.st = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
+        self.st: tuple[np.ndarray, ...] = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
                    np.zeros(2 * n, np.float64), np.zeros(3 * n, np.int32), np.zeros(M_SIZE, np.int64),
                    np.zeros(2, np.float64))  # fmt: skip
         _init(self.st, self.cfg)
@@ -113,7 +114,8 @@ class GomokuEngine:
         ctl = np.zeros(gs.C_SIZE, np.int64)
         ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_PVS], ctl[gs.C_USE_TT] = width, int(lmr), int(pvs), int(use_tt)
         self.ctx = (ctl, np.full(1, np.inf), np.full(2 * gs.MAX_PLY, -1, np.int32), np.zeros(2 * n, np.float64),
-                    np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64))  # fmt: skip
+                    np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64),
+                    np.zeros(1 << 16, np.int64))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
         self.horizon_vcf = HORIZON_VCF
         self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
@@ -124,6 +126,7 @@ class GomokuEngine:
         self.tt[3][:] = 0
         self.ctx[2][:] = -1
         self.ctx[3][:] = 0.0
+        self.ctx[6][:] = 0
 
     def sync(self, position: Position) -> None:
         """Bring the state to ``position``: play the moves it adds to the last one, else rebuild from empty."""

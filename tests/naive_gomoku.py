@@ -105,7 +105,7 @@ def _best_window(board: np.ndarray, rows: int, cols: int, k: int, exact: bool, c
 
 def negamax(engine, colour: int, depth: int, ply: int = 0) -> float:  # type: ignore[no-untyped-def]
     """Plain negamax (no pruning, no table) over the gomoku engine's rules: its threat exits, forced replies,
-    move generation and static value, walked with its make/unmake (``engine``: a GomokuEngine)."""
+    threat extension, move generation and static value, walked with its make/unmake (``engine``: a GomokuEngine)."""
     from heuristics._gomoku_state import _make, _unmake
     from search import _gomoku_search as gs
 
@@ -118,6 +118,9 @@ def negamax(engine, colour: int, depth: int, ply: int = 0) -> float:  # type: ig
         value = -negamax(engine, 1 - colour, depth, ply + 1)
         _unmake(st, cfg, forced)
         return value
+    extra = 0
+    if depth == 0 and gs._threatened(st, colour):
+        depth, extra = 1, 1  # the tree's threat extension: the answers to an open three or a four-three, once a line
     if depth <= 0:
         return float(gs._evaluate(st, colour))
     n = st[0].shape[0]
@@ -126,6 +129,6 @@ def negamax(engine, colour: int, depth: int, ply: int = 0) -> float:  # type: ig
     best = -np.inf
     for cell in list(moves[:count]):
         _make(st, cfg, int(cell), colour)
-        best = max(best, -negamax(engine, 1 - colour, depth - 1, ply + 1))
+        best = max(best, -negamax(engine, 1 - colour, depth - 1 - extra, ply + 1))
         _unmake(st, cfg, int(cell))
     return best
