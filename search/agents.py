@@ -300,7 +300,9 @@ def _solver_for(game: KInARow) -> Optional[Solver]:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-_INT_KEYS = {"tt", "random_every", "seed", "weak", "tss_nodes"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
+_INT_KEYS = {"tt", "random_every", "seed", "tss_nodes"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
+# the perfect agent's weak=0|1; for alpha-beta ``weak`` is a weight name (the gomoku pattern table's), a float
+_PERFECT_INT_KEYS = _INT_KEYS | {"weak"}
 
 _KEYS = {
     "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes", "solve_ms"},
@@ -318,10 +320,10 @@ _ASCII_INT = re.compile(r"[+-]?[0-9]+")
 _ASCII_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity)", re.IGNORECASE)
 
 
-def _convert(spec: str, key: str, value: str, as_float: bool = False) -> Any:
+def _convert(spec: str, key: str, value: str, as_float: bool = False, kind: str = "alphabeta") -> Any:
     """``value`` as the key's type: plain ASCII digits only (Python's ``int`` would take ``1_0`` as 10 and a
     non-ASCII digit such as ``\u0663`` as 3, so a typo or a pasted character would silently choose another agent)."""
-    if key in _INT_KEYS and not as_float:
+    if key in (_PERFECT_INT_KEYS if kind == "perfect" else _INT_KEYS) and not as_float:
         if not _ASCII_INT.fullmatch(value):
             raise AgentSpecError(f"agent spec {spec!r}: {key}={value!r} is not a number: give an integer in plain digits 0-9")
         return int(value)
@@ -376,7 +378,7 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
         agent.spec = spec
         return agent
     kind, options = parsed.kind, parsed.options
-    values = {key: _convert(spec, key, value) for key, value in options.items()}
+    values = {key: _convert(spec, key, value, kind=kind) for key, value in options.items()}
     values.setdefault("seed", seed)
     overrides: dict[str, float] = {}
     if kind == "alphabeta":

@@ -92,7 +92,9 @@ class OpeningBook:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object saved in a run directory (moves in the game's notation)."""
-        game = {"kind": self.game.kind, "rows": self.game.rows, "cols": self.game.cols, "k": self.game.k}
+        game: dict[str, Any] = {"kind": self.game.kind, "rows": self.game.rows, "cols": self.game.cols, "k": self.game.k}
+        if self.game.exact_k:  # written only when set: books of freestyle games read as they always did
+            game["exact_k"] = True
         return {
             "format": FORMAT, "version": 1, "game": game, "plies": self.plies, "seed": self.seed,
             "tuning": [self.game.format_moves(o) for o in self.tuning],
@@ -106,7 +108,7 @@ class OpeningBook:
             if data["format"] != FORMAT:
                 raise OpeningError(f"format {data['format']!r} is not {FORMAT!r}")
             g = data["game"]
-            game = make_game(g["kind"], g["rows"], g["cols"], g["k"])
+            game = make_game(g["kind"], g["rows"], g["cols"], g["k"], exact_k=bool(g.get("exact_k", False)))
             pools = [tuple(tuple(game.parse_moves(text)) for text in data[name]) for name in ("tuning", "heldout")]
             return cls(game, int(data["plies"]), int(data["seed"]), pools[0], pools[1])
         except (KeyError, TypeError, OverflowError) as error:
