@@ -10,7 +10,7 @@ its own searches for 90% of the limit, as in the m,n,k tournament.  Each
 agent first plays the tournament's untimed warm-up positions on each board
 (compiling kernels is not charged to a puzzle) and is reset before every
 puzzle.  The report: per agent the solve rate with its 95% Wilson interval,
-by VCF length, the mean and slowest move, and each agent's solve rate as a
+by the kind (VCF or VCT) and length of the win, the mean and slowest move, and each agent's solve rate as a
 ratio of the baseline's, all measured in the same run.
 
 Run it from the repository root, on an otherwise idle machine::
@@ -56,6 +56,8 @@ class Attempt:
     """One agent's move in one puzzle."""
 
     puzzle: str
+    kind: str
+    """``vcf`` or ``vct`` (the puzzle's kind of forced win)."""
     plies: int
     move: str
     solved: bool
@@ -77,7 +79,7 @@ def solve_all(spec: str, puzzles: Sequence[Puzzle], limit_s: float) -> list[Atte
         move = agent.select_move(position.copy())
         took = time.perf_counter() - started
         solved = move in puzzle.winning and took <= limit_s
-        attempts.append(Attempt(puzzle.name, puzzle.plies, puzzle.game.format_move(move), solved, took))
+        attempts.append(Attempt(puzzle.name, puzzle.kind, puzzle.plies, puzzle.game.format_move(move), solved, took))
     return attempts
 
 
@@ -88,7 +90,7 @@ def _rate(attempts: Sequence[Attempt]) -> str:
 
 
 def report(results: dict[str, list[Attempt]], baseline: str, limit_ms: float, argv: Sequence[str], seconds: float) -> str:
-    """The Markdown report: one row per agent, then solve counts by VCF length."""
+    """The Markdown report: one row per agent, then solve counts by kind and length of the win."""
     lines = [f"# Gomoku puzzles: {len(next(iter(results.values())))} puzzles, {limit_ms:g} ms per move", "",
              "| agent | solved [95% interval] | vs baseline | mean ms | slowest ms |", "|---|---|---:|---:|---:|"]  # fmt: skip
     base = sum(a.solved for a in results[baseline])
@@ -98,14 +100,15 @@ def report(results: dict[str, list[Attempt]], baseline: str, limit_ms: float, ar
         times = [a.seconds * 1000 for a in attempts]
         lines.append(f"| `{spec}`{' (baseline)' if spec == baseline else ''} | {_rate(attempts)} | {ratio} | "
                      f"{sum(times) / len(times):.0f} | {max(times):.0f} |")  # fmt: skip
-    lengths = sorted({a.plies for a in results[baseline]})
-    lines += ["", "Solved by VCF length (plies):", "", "| agent | " + " | ".join(map(str, lengths)) + " |",
-              "|---|" + "---:|" * len(lengths)]  # fmt: skip
+    kinds = sorted({(a.kind, a.plies) for a in results[baseline]})
+    lines += ["", "Solved by the kind and length (plies) of the shortest forced win:", "",
+              "| agent | " + " | ".join(f"{kind.upper()} {plies}" for kind, plies in kinds) + " |",
+              "|---|" + "---:|" * len(kinds)]  # fmt: skip
     for spec, attempts in results.items():
-        by: dict[int, list[bool]] = defaultdict(list)
+        by: dict[tuple[str, int], list[bool]] = defaultdict(list)
         for a in attempts:
-            by[a.plies].append(a.solved)
-        lines.append(f"| `{spec}` | " + " | ".join(f"{sum(by[n])}/{len(by[n])}" for n in lengths) + " |")
+            by[a.kind, a.plies].append(a.solved)
+        lines.append(f"| `{spec}` | " + " | ".join(f"{sum(by[n])}/{len(by[n])}" for n in kinds) + " |")
     lines += ["", f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, numba "
               f"{numba.__version__}; load average {os.getloadavg()[0]:.2f} at the end; {seconds:.0f} s in all.",
               f"Command: `{shlex.join(['python', '-m', 'scripts.bench_puzzles', *argv])}`"]  # fmt: skip
