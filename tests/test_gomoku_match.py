@@ -103,3 +103,22 @@ def test_an_unknown_agent_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         gomoku_match.main([FAST_A, "alphabeta:heuristic=nonesuch", "--openings", "1"])
     assert exit_info.value.code == 2 and "nonesuch" in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    played = gomoku_match.play_timed_game
+    calls = []
+
+    def interrupted_on_the_third_game(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return played(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gomoku_match, "play_timed_game", interrupted_on_the_third_game)
+    out = tmp_path / "m"
+    assert gomoku_match.main([FAST_A, FAST_B, "--boards", "9,9,5", "--openings", "2", "--time-ms", "5000", "--out", str(out)]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "scripts.gomoku_match: interrupted"
+    kept = json.loads((tmp_path / "m.json").read_text())
+    assert len(kept["boards"][0]["games"]) == 2  # the first pair, written when it finished
