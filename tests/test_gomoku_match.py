@@ -107,7 +107,7 @@ def test_an_unknown_agent_is_named(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    played = gomoku_match.play_timed_game
+    played = play_timed_game
     calls = []
 
     def interrupted_on_the_third_game(*args: object, **kwargs: object) -> object:
