@@ -20,7 +20,12 @@ the kernels; the agent is reset before the timed one).  It prints the
 alpha-beta depth completed and its nodes/s, and the whole move's wall
 time, so the threat-space search the new agent runs before alpha-beta
 (and the exact solver on small boards) is counted in the move's time but
-not in the depth.  ``--heuristics none`` prints this table alone.
+not in the depth; engines that search threats inside the tree report the
+longest proved threat line apart ("threat depth"; 0 when they report none).
+``--heuristics none`` prints this table alone.  ``--game-sizes 70,70,10``
+adds a third table: a self-play game of each agent on those boards (at most
+``--game-plies`` moves), with its mean and slowest move, the number that
+matters under a per-move time limit.
 
 Run it with ``python -m scripts.bench_mnk [--sizes 15,15,5 70,70,10]
 [--heuristics mics,windows] [--time-ms 1000] [--radius 2] [--today SPEC]
@@ -138,6 +143,8 @@ class Move:
     depth: int
     nodes_per_s: float
     move_ms: float
+    threat_depth: int = 0
+    """The longest forced line a threat search inside the tree proved, counted apart (0 if the engine reports none)."""
 
 
 def measure_agent(size: tuple[int, int, int], spec: str) -> Move:
@@ -155,7 +162,8 @@ def measure_agent(size: tuple[int, int, int], spec: str) -> Move:
     move_ms = (time.perf_counter() - started) * 1000.0
     result = agent.last_result
     assert result is not None  # no random moves in these specs
-    return Move(result.depth, result.nodes / max(result.seconds, 1e-9), move_ms)
+    threat = int(getattr(result, "threat_depth", 0))  # engines without a threat search in the tree report none
+    return Move(result.depth, result.nodes / max(result.seconds, 1e-9), move_ms, threat)
 
 
 def agent_rows(sizes: Sequence[tuple[int, int, int]], today: str, new: str) -> list[list[str]]:
@@ -163,9 +171,40 @@ def agent_rows(sizes: Sequence[tuple[int, int, int]], today: str, new: str) -> l
     rows: list[list[str]] = []
     for size in sizes:
         old, fresh = measure_agent(size, today), measure_agent(size, new)
-        rows.append([",".join(map(str, size)), str(old.depth), str(fresh.depth), f"{old.nodes_per_s:,.0f}",
-                     f"{fresh.nodes_per_s:,.0f}", f"{old.move_ms:.0f}", f"{fresh.move_ms:.0f}"])  # fmt: skip
+        rows.append([",".join(map(str, size)), str(old.depth), str(fresh.depth), str(old.threat_depth),
+                     str(fresh.threat_depth), f"{old.nodes_per_s:,.0f}", f"{fresh.nodes_per_s:,.0f}",
+                     f"{old.move_ms:.0f}", f"{fresh.move_ms:.0f}"])  # fmt: skip
         print(f"  done {rows[-1][0]} agents", file=sys.stderr, flush=True)
+    return rows
+
+
+def game_moves(size: tuple[int, int, int], spec: str, plies: int) -> list[float]:
+    """Milliseconds of every move of a self-play game of ``spec`` from one stone in the centre (at most ``plies``
+    moves; an untimed first move compiles the kernels)."""
+    rows, cols, k = size
+    game = MNK(rows, cols, k)
+    agent = make_agent(spec, game, seed=0)
+    position = game.position()
+    position.play((rows // 2) * cols + cols // 2)
+    agent.select_move(position)  # compile or load the kernels: not counted
+    agent.reset()
+    took: list[float] = []
+    while len(took) < plies and not position.is_terminal():
+        started = time.perf_counter()
+        move = agent.select_move(position.copy())
+        took.append((time.perf_counter() - started) * 1000.0)
+        position.play(move)
+    return took
+
+
+def game_rows(sizes: Sequence[tuple[int, int, int]], specs: Sequence[str], plies: int) -> list[list[str]]:
+    """The slowest-move table: per board and agent, the moves played, the mean and the slowest move."""
+    rows: list[list[str]] = []
+    for size in sizes:
+        for spec in specs:
+            took = game_moves(size, spec, plies)
+            rows.append([",".join(map(str, size)), spec, str(len(took)), f"{sum(took) / len(took):.0f}", f"{max(took):.0f}"])
+            print(f"  done {rows[-1][0]} game of {spec}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -181,7 +220,7 @@ def table(rows: list[list[str]], header: list[str], markdown: bool) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the benchmark and print the table; 0 on success (argparse exits 2 on bad input)."""
     parser = argparse.ArgumentParser(prog="python -m scripts.bench_mnk", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", nargs="+", type=parse_size, default=list(SIZES),
+    parser.add_argument("--sizes", nargs="*", type=parse_size, default=list(SIZES),
                         help="boards as rows,cols,k (default: " + " ".join(",".join(map(str, s)) for s in SIZES) + ")")
     parser.add_argument("--heuristics", type=parse_heuristics, default=HEURISTICS,
                         help="comma-separated evaluators (default mics,windows,patterns; none: the agents table alone)")
@@ -190,6 +229,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="candidate cells within this many king moves of a stone (default 2; 0: all)")
     parser.add_argument("--today", type=parse_spec, default=TODAY, help=f"today's agent (default {TODAY})")
     parser.add_argument("--new", type=parse_spec, default=NEW, help=f"the new agent (default {NEW})")
+    parser.add_argument("--game-sizes", nargs="*", type=parse_size, default=[],
+                        help="also play a self-play game of each agent on these boards and report its slowest move")  # fmt: skip
+    parser.add_argument("--game-plies", type=positive_int, default=60, help="moves of that game at most (default 60)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")  # fmt: skip
     args = parser.parse_args(argv)
 
@@ -208,8 +250,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if rows:
         print(table(rows, header, args.markdown))
     print(f"# agents, one move each: today = {args.today}; new = {args.new}")
-    header = ["board", "depth today", "depth new", "nodes/s today", "nodes/s new", "move ms today", "move ms new"]
-    print(table(agent_rows(args.sizes, args.today, args.new), header, args.markdown))
+    header = ["board", "depth today", "depth new", "threat depth today", "threat depth new", "nodes/s today",
+              "nodes/s new", "move ms today", "move ms new"]  # fmt: skip
+    if args.sizes:
+        print(table(agent_rows(args.sizes, args.today, args.new), header, args.markdown))
+    if args.game_sizes:
+        print(f"# slowest move of a self-play game, at most {args.game_plies} moves, from one stone in the centre")
+        header = ["board", "agent", "moves", "mean ms", "slowest ms"]
+        print(table(game_rows(args.game_sizes, [args.today, args.new], args.game_plies), header, args.markdown))
+    print(f"# load average at the end: {os.getloadavg()[0]:.2f}")
     return 0
 
 

@@ -74,6 +74,7 @@ class Brain:
         self._agent: Optional[tuple[str, KInARow, AgentType]] = None
         self._warm = False
         self._received = time.perf_counter()
+        self._used_ms = 0.0  # own reply time this game: the match clock when the manager sends no time_left
         self._commands: dict[str, Callable[[str], list[str]]] = {
             "START": self._start, "RECTSTART": self._rectstart, "RESTART": self._restart, "BEGIN": self._begin,
             "TURN": self._turn, "BOARD": self._board, "INFO": self._info, "TAKEBACK": self._takeback,
@@ -125,11 +126,13 @@ class Brain:
         except ValueError as exc:
             raise ProtocolError(f"agent {self.spec!r} cannot play {game}: {exc}") from None
         self.position, self.own, self._agent = Position(game), None, None
+        self._used_ms = 0.0
         return ["OK"]
 
     def _restart(self, args: str) -> list[str]:
         position = self._need_board()
         self.position, self.own = Position(position.game), None
+        self._used_ms = 0.0
         self._reset_agent()
         return ["OK"]
 
@@ -329,12 +332,13 @@ class Brain:
         used since its line came in (parsing, rebuilding the board), so the whole reply stays inside the turn."""
         position = self._need_board()
         self._check_open(position)
-        planned = move_budget_ms(self.limits, (position.game.n_cells - position.ply + 1) // 2)
+        planned = move_budget_ms(self.limits, (position.game.n_cells - position.ply + 1) // 2, self._used_ms)
         budget = max(MIN_BUDGET_MS, planned - (time.perf_counter() - self._received) * 1000)
         agent = self._agent_for(with_budget(self.spec, int(budget), table_slots(self.limits)), position.game)
         started = time.perf_counter()
         action = agent.select_move(position)
         position.play(action)
+        self._used_ms += (time.perf_counter() - self._received) * 1000
         replies = [self._format(action)]
         if self.debug:
             result = getattr(agent, "last_result", None)

@@ -27,6 +27,9 @@ SAFETY = 0.9
 """The share of the turn's time the search may use: the rest covers the process, the pipes and a loaded machine."""
 OVERHEAD_MS = 20.0
 """Fixed time kept back from every move besides :data:`SAFETY` (building the position, the agent, the answer)."""
+TURN_MARGIN_MS = 50.0
+"""The search never plans to end closer than this (plus :data:`OVERHEAD_MS`) to ``timeout_turn`` or to the match clock,
+on any board: on a short turn :data:`SAFETY` alone would leave less (100 ms x 10% is 10 ms)."""
 MIN_BUDGET_MS = 5.0
 """The smallest search budget (``timeout_turn`` 0 means "as fast as possible"; the first iteration always completes)."""
 MOVES_TO_PLAN = 25
@@ -58,24 +61,47 @@ def turn_ms(limits: Limits) -> float:
     return float(DEFAULT_TURN_MS if limits.timeout_turn is None else limits.timeout_turn)
 
 
-def move_budget_ms(limits: Limits, own_moves_left: int) -> float:
+def match_left_ms(limits: Limits, used_ms: float = 0.0) -> Optional[float]:
+    """The match clock's remaining milliseconds: ``time_left`` as sent, else ``timeout_match`` less ``used_ms``
+    (the engine's own thinking time so far this game); None for an untimed match (``timeout_match`` 0, or neither sent)."""
+    if limits.timeout_match == 0:
+        return None
+    if limits.time_left is not None:
+        return float(limits.time_left)
+    if limits.timeout_match is not None:
+        return max(0.0, limits.timeout_match - used_ms)
+    return None
+
+
+def move_budget_ms(limits: Limits, own_moves_left: int, used_ms: float = 0.0) -> float:
     """The milliseconds one search may take under ``limits`` (see the module docstring).
 
     The turn's time (``timeout_turn``, default :data:`DEFAULT_TURN_MS`) is
-    capped, when the match is timed, by the match clock shared over the own
-    moves still to come (at most :data:`MOVES_TO_PLAN`); the search gets
-    :data:`SAFETY` of that less :data:`OVERHEAD_MS`, never below
+    capped, when the match is timed, by the match clock
+    (:func:`match_left_ms`) shared over the own moves still to come (at most
+    :data:`MOVES_TO_PLAN`); the search gets :data:`SAFETY` of that less
+    :data:`OVERHEAD_MS`, and never more than the turn (and the whole match
+    clock) less :data:`TURN_MARGIN_MS` and :data:`OVERHEAD_MS`; never below
     :data:`MIN_BUDGET_MS`.
 
     Args:
         limits: the manager's limits.
         own_moves_left: how many moves this engine may still have to make.
+        used_ms: the engine's thinking time so far this game (counts only when
+            the manager sends ``timeout_match`` without ``time_left``).
+
+    Example:
+        >>> move_budget_ms(Limits(timeout_turn=100), own_moves_left=50)    # 90% would leave 30 ms: the margin rules
+        30.0
+        >>> move_budget_ms(Limits(timeout_turn=5000, timeout_match=20000), own_moves_left=40, used_ms=10000)
+        340.0
     """
-    turn = turn_ms(limits)
-    timed_match = limits.timeout_match is None or limits.timeout_match > 0
-    if limits.time_left is not None and timed_match:
-        turn = min(turn, limits.time_left / max(1, min(own_moves_left, MOVES_TO_PLAN)))
-    return max(MIN_BUDGET_MS, turn * SAFETY - OVERHEAD_MS)
+    turn = cap = turn_ms(limits)
+    left = match_left_ms(limits, used_ms)
+    if left is not None:
+        turn = min(turn, left / max(1, min(own_moves_left, MOVES_TO_PLAN)))
+        cap = min(cap, left)
+    return max(MIN_BUDGET_MS, min(turn * SAFETY - OVERHEAD_MS, cap - TURN_MARGIN_MS - OVERHEAD_MS))
 
 
 def table_slots(limits: Limits) -> Optional[int]:

@@ -35,14 +35,27 @@ def test_agents_table_compares_today_and_new_on_each_board(capsys: pytest.Captur
     assert bench_mnk.main(["--sizes", "7,7,5", "9,9,5", "--heuristics", "none", *TINY]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == f"# agents, one move each: today = {TINY[1]}; new = {TINY[3]}"
-    assert lines[2].split() == ["board", "depth", "today", "depth", "new", "nodes/s", "today", "nodes/s", "new",
-                                "move", "ms", "today", "move", "ms", "new"]  # fmt: skip
-    body = [line.split() for line in lines[3:]]
+    assert lines[2].split() == ["board", "depth", "today", "depth", "new", "threat", "depth", "today", "threat", "depth",
+                                "new", "nodes/s", "today", "nodes/s", "new", "move", "ms", "today", "move", "ms", "new"]  # fmt: skip
+    body = [line.split() for line in lines[3:-1]]
     assert [r[0] for r in body] == ["7,7,5", "9,9,5"]
     for row in body:
         assert int(row[1]) >= 1 and int(row[2]) >= 1
-        assert float(row[3].replace(",", "")) > 0 and float(row[4].replace(",", "")) > 0
-        assert 0 < float(row[5]) < 5000 and 0 < float(row[6]) < 5000  # a 30 ms budget, loosely (a loaded machine)
+        assert int(row[3]) >= 0 and int(row[4]) >= 0  # alpha-beta without a threat search in the tree reports none
+        assert float(row[5].replace(",", "")) > 0 and float(row[6].replace(",", "")) > 0
+        assert 0 < float(row[7]) < 5000 and 0 < float(row[8]) < 5000  # a 30 ms budget, loosely (a loaded machine)
+    assert lines[-1].startswith("# load average at the end:")
+
+
+def test_the_game_table_reports_each_agents_slowest_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench_mnk.main(["--sizes", "--game-sizes", "11,11,5", "--game-plies", "6", *TINY]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = lines.index("# slowest move of a self-play game, at most 6 moves, from one stone in the centre")
+    assert lines[start + 1].split() == ["board", "agent", "moves", "mean", "ms", "slowest", "ms"]
+    body = [line.split() for line in lines[start + 2 : start + 4]]
+    assert [(r[0], r[1]) for r in body] == [("11,11,5", TINY[1]), ("11,11,5", TINY[3])]
+    for row in body:
+        assert row[2] == "6" and 0 < float(row[3]) <= float(row[4]) < 5000
 
 
 def test_top_q_goes_deeper_than_full_width_on_the_same_node_budget() -> None:

@@ -110,20 +110,28 @@ class GameRecord:
 
 
 def play_timed_game(game: KInARow, first: AgentType, second: AgentType, limit_s: float, labels: tuple[str, str],
-                    clock: Callable[[], float] = time.perf_counter, max_plies: Optional[int] = None) -> GameRecord:  # fmt: skip
-    """Play one game from the empty board under the tournament's rules (module docstring).
+                    clock: Callable[[], float] = time.perf_counter, max_plies: Optional[int] = None,
+                    start: Sequence[Action] = ()) -> GameRecord:  # fmt: skip
+    """Play one game from the empty board, or after the opening ``start``, under the tournament's rules (module docstring).
 
     Each agent gets a copy of the position, so it cannot change the game;
     a move is timed around its ``select_move`` call.  A game still open
-    after ``max_plies`` plies (None: no cap) is a draw by adjudication.
+    after ``max_plies`` plies (None: no cap; the opening counts) is a draw by
+    adjudication.  With ``start``, ``first`` is the side to move after it and
+    ``winner`` 0 means ``first`` won.
     """
     if max_plies is not None and max_plies < 1:
         raise ValueError(f"max_plies must be a positive number of plies or None; got {max_plies!r}")
     position = Position(game)
+    for action in start:
+        position.play(action)
+    if position.is_terminal():
+        raise ValueError(f"the opening {game.format_moves(start)!r} already ends the game")
     agents, slowest = (first, second), [0.0, 0.0]
+    offset = len(start) & 1  # the side to move after the opening is ``first``
     started = clock()
     while not position.is_terminal() and (max_plies is None or position.ply < max_plies):
-        side = position.ply & 1
+        side = (position.ply - offset) & 1
         before = clock()
         try:
             action = agents[side].select_move(position.copy())
@@ -142,7 +150,8 @@ def play_timed_game(game: KInARow, first: AgentType, second: AgentType, limit_s:
     reason = "draw" if position.winner is None else "k in a row"
     if not position.is_terminal():
         reason = "ply cap"
-    return GameRecord(labels[0], labels[1], position.winner, reason, "", tuple(position.moves), clock() - started,
+    winner = None if position.winner is None else (position.winner - offset) & 1
+    return GameRecord(labels[0], labels[1], winner, reason, "", tuple(position.moves), clock() - started,
                       (slowest[0], slowest[1]))  # fmt: skip
 
 

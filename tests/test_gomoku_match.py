@@ -1,0 +1,124 @@
+"""``python -m scripts.gomoku_match``: balanced openings, colours swapped, Elo with its interval; and games from an opening."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from games import MNK, Action, Position
+from scripts import gomoku_match
+from search.threats import find_vcf
+from tuning.tournament import play_timed_game
+
+FAST_A = "alphabeta:heuristic=windows,radius=2,depth=1"
+FAST_B = "rules"
+
+
+class FirstFree:
+    """Plays the first legal move (cells in increasing order)."""
+
+    name = "first-free"
+
+    def select_move(self, position: Position) -> Action:
+        return position.legal_moves()[0]
+
+    def reset(self) -> None:
+        pass
+
+    def seed(self, seed: Optional[int]) -> None:
+        pass
+
+
+def test_a_game_from_an_opening_starts_with_the_side_to_move_and_scores_it() -> None:
+    """After a 1-stone opening the second player is to move: ``first`` plays it, and winner 0 means ``first`` won."""
+    game = MNK(5, 5, 4)
+    opening = (24,)  # the last cell: the first-free players then fill row 0 from the left
+    record = play_timed_game(game, FirstFree(), FirstFree(), 5.0, ("p", "q"), start=opening)  # type: ignore[arg-type]
+    assert record.moves[:1] == opening and record.moves[1:5] == (0, 1, 2, 3)
+    position = game.position()
+    for move in record.moves:
+        position.play(move)
+    winner_colour = position.winner
+    assert winner_colour is not None and record.winner == 1 - winner_colour  # p has the second colour: winner 0 is p
+    with pytest.raises(ValueError, match="already ends"):
+        play_timed_game(game, FirstFree(), FirstFree(), 5.0, ("p", "q"), start=(0, 5, 1, 6, 2, 7, 3))  # type: ignore[arg-type]
+
+
+def test_openings_are_balanced_distinct_and_seeded() -> None:
+    board = gomoku_match.board_type("11,11,5")
+    openings = gomoku_match.make_openings(board, 4, 3, seed=5, check_depth=2)
+    assert openings == gomoku_match.make_openings(board, 4, 3, seed=5, check_depth=2)
+    assert len(set(openings)) == 4 and all(len(o) == 3 for o in openings)
+    game = board.game()
+    for opening in openings:
+        position = game.position()
+        for move in opening:
+            row, col = divmod(move, game.cols)
+            assert abs(row - 5) <= gomoku_match.SPREAD and abs(col - 5) <= gomoku_match.SPREAD
+            position.play(move)
+        assert not find_vcf(position).win
+
+
+def test_the_match_swaps_colours_and_reports_elo_with_an_interval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m"
+    code = gomoku_match.main([FAST_A, FAST_B, "--boards", "9,9,5", "9,9,5x", "--openings", "2", "--time-ms", "5000",
+                              "--out", str(out)])  # fmt: skip
+    assert code == 0
+    data = json.loads((tmp_path / "m.json").read_text())
+    assert [b["board"] for b in data["boards"]] == ["9,9,5", "9,9,5x"]
+    for board in data["boards"]:
+        games = board["games"]
+        assert len(games) == 4 and len(board["scores"]) == 4
+        for i in (0, 2):  # each opening twice: A first, then B first, the same stones in front
+            assert (games[i]["first"], games[i + 1]["first"]) == ("A", "B")
+            opening = board["openings"][i // 2]
+            assert games[i]["moves"][:3] == opening == games[i + 1]["moves"][:3]
+        assert board["elo_low"] <= board["elo"] <= board["elo_high"]
+        for game, score in zip(games, board["scores"]):
+            a_side = 0 if game["first"] == "A" else 1
+            assert score == (0.5 if game["winner"] is None else float(game["winner"] == a_side))
+    report = (tmp_path / "m.md").read_text()
+    assert report == capsys.readouterr().out
+    assert "95% CI [" in report and "| **all** | 8 |" in report and "Elo " in report
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--boards", "15,15"], "is not M,N,K or M,N,Kx"),
+    (["--boards", "15,15,3"], "need k >= 4"),
+    (["--boards", "5,5,4"], "at least 7 rows"),
+    (["--time-ms", "0"], "'0' is not a positive finite number"),
+    (["--time-ms", "soon"], "'soon' is not a positive finite number"),
+    (["--openings", "0"], "'0' is not an integer from 1"),
+])  # fmt: skip
+def test_bad_arguments_exit_2_naming_the_value(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        gomoku_match.main([FAST_A, FAST_B, *args])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_an_unknown_agent_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        gomoku_match.main([FAST_A, "alphabeta:heuristic=nonesuch", "--openings", "1"])
+    assert exit_info.value.code == 2 and "nonesuch" in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    played = play_timed_game
+    calls = []
+
+    def interrupted_on_the_third_game(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return played(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gomoku_match, "play_timed_game", interrupted_on_the_third_game)
+    out = tmp_path / "m"
+    assert gomoku_match.main([FAST_A, FAST_B, "--boards", "9,9,5", "--openings", "2", "--time-ms", "5000", "--out", str(out)]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == "scripts.gomoku_match: interrupted"
+    kept = json.loads((tmp_path / "m.json").read_text())
+    assert len(kept["boards"][0]["games"]) == 2  # the first pair, written when it finished
