@@ -3,7 +3,7 @@
 Three measurements, each in the same run as its baseline:
 
 1. **Match** (``--configs``, default 15,15,5 / 15,15,5 exact-k / 20,20,5): the gomoku engine
-   (``alphabeta:time_ms=T``, its default setting) against the recommended generic agent
+   (``alphabeta:heuristic=gomoku,time_ms=T``) against the recommended generic agent
    (``alphabeta:heuristic=mics,radius=2,time_ms=T,solve_ms=400,branching=6``), ``--pairs`` openings per
    board, each played with both colours.  An opening is ``--stones`` random stones (seeded) within 2 of the
    centre, alternating colours; both agents are warmed up (compiled) before the first timed move.  The
@@ -36,7 +36,7 @@ from search.agents import AlphaBetaAgent, make_agent
 from search.warmup import warm_up
 
 BASELINE = "alphabeta:heuristic=mics,radius=2,time_ms={ms},solve_ms=400,branching=6"
-ENGINE = "alphabeta:time_ms={ms}"
+ENGINE = "alphabeta:heuristic=gomoku,time_ms={ms}"
 DEFAULT_CONFIGS = ("15,15,5", "15,15,5x", "20,20,5")
 
 

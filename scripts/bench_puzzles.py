@@ -1,6 +1,6 @@
 """Benchmark gomoku puzzle solving: the share of the puzzle set an agent solves within a time limit, against a baseline.
 
-Every agent spec (default: ``alphabeta``, the library's default on free
+Every agent spec (default: ``alphabeta:heuristic=gomoku``, the gomoku engine on free
 boards, and the named baseline :data:`BASELINE`, the README's recommended
 m,n,k agent) plays one move in every puzzle of the set (default: the shipped
 :func:`search.puzzles.load_puzzles`).  A puzzle is solved when the move is
@@ -45,8 +45,8 @@ from search.warmup import warm_up
 from tuning.stats import wilson
 from tuning.tournament import BUDGET_SHARE, budgeted
 
-DEFAULT = "alphabeta"
-"""The agent measured by default: ``alphabeta`` with no options, the library's default setting for the board."""
+DEFAULT = "alphabeta:heuristic=gomoku"
+"""The agent measured by default: the gomoku engine (``alphabeta:heuristic=gomoku``) with no other options."""
 BASELINE = "alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6"
 """The named baseline: the README's recommended m,n,k agent."""
 

@@ -119,8 +119,9 @@ def test_time_budget_is_kept_with_a_margin() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "game", "engine"),
-    [("alphabeta", MNK(15, 15, 5), True), ("alphabeta:time_ms=100", MNK(15, 15, 5, exact_k=True), True),
-     ("alphabeta:heuristic=gomoku,depth=2", MNK(20, 20, 5), True), ("alphabeta:open_three=60", MNK(9, 9, 4), True),
+    [("alphabeta:heuristic=gomoku", MNK(15, 15, 5), True), ("alphabeta:heuristic=gomoku,time_ms=100", MNK(15, 15, 5, exact_k=True), True),
+     ("alphabeta:heuristic=gomoku,depth=2", MNK(20, 20, 5), True), ("alphabeta:heuristic=gomoku,open_three=60", MNK(9, 9, 4), True),
+     ("alphabeta", MNK(15, 15, 5), False), ("alphabeta:heuristic=gomoku", CONNECT4, False),
      ("alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6", MNK(15, 15, 5), False),
      ("alphabeta:heuristic=windows", MNK(15, 15, 5), False), ("alphabeta", MNK(3, 3, 3), False),
      ("alphabeta", MNK(4, 4, 3), False), ("alphabeta", CONNECT4, False)],
