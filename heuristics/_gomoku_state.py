@@ -82,15 +82,7 @@ def _class_of(pats: np.ndarray, base: int) -> int:
             threes += 1
         elif code >= WEAK:
             low += 1
-    if fives:
-        return CLASS_FIVE
-    if open_fours or fours >= 2:
-        return CLASS_WIN
-    if fours:
-        return CLASS_FOUR_THREE if threes else CLASS_FOUR
-    if threes:
-        return CLASS_DOUBLE_THREE if threes >= 2 else CLASS_OPEN_THREE
-    return CLASS_LOW if low else CLASS_NONE
+    return _grade(fives, open_fours, fours, threes, low)
 
 
 @njit(**JIT)

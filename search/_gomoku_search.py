@@ -120,20 +120,10 @@ def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
 
 
 @njit(**JIT_RECURSIVE)
-def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ignore[no-untyped-def]
-    """Plies to a win by continuous fours for ``colour`` (to move), or -1 (none found in the budget).
-
-    Precondition: neither side has a five-cell and ``colour`` has no sure win (callers check).  Each four
-    leaves the defender one reply, its completing cell; a reply that makes a four of the defender's own
-    ends the line (conservative: a VCF found is sound, some are missed).
-    """
-    ctl = ctx[0]
+def _four_cells(st, colour):  # type: ignore[no-untyped-def]
+    """The candidate cells where ``colour`` makes a four (or a four-three), and how many there are."""
     n = st[0].shape[0]
-    other = 1 - colour
-    if plies >= limit or ctl[C_VCF_CALL_NODES] <= 0:
-        return -1
-    cells = st[5]
-    listed = st[6][M_CANDIDATES]
+    cells, listed = st[5], st[6][M_CANDIDATES]
     fours = np.empty(listed, dtype=np.int32)
     count = 0
     for i in range(listed):
@@ -142,6 +132,22 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ign
         if c == CLASS_FOUR or c == CLASS_FOUR_THREE:
             fours[count] = cell
             count += 1
+    return fours, count
+
+
+@njit(**JIT_RECURSIVE)
+def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int) -> int:  # type: ignore[no-untyped-def]
+    """Plies to a win by continuous fours for ``colour`` (to move), or -1 (none found in the budget).
+
+    Precondition: neither side has a five-cell and ``colour`` has no sure win (callers check).  Each four
+    leaves the defender one reply, its completing cell; a reply that makes a four of the defender's own
+    ends the line (conservative: a VCF found is sound, some are missed).
+    """
+    ctl = ctx[0]
+    other = 1 - colour
+    if plies >= limit or ctl[C_VCF_CALL_NODES] <= 0:
+        return -1
+    fours, count = _four_cells(st, colour)
     for i in range(count):
         cell = fours[i]
         if st[0][cell] != 0 or ctl[C_VCF_CALL_NODES] <= 0:
@@ -493,17 +499,8 @@ def _root_moves(st, cfg, ctx, colour: int, out: np.ndarray, score: np.ndarray) -
 @njit(**JIT_RECURSIVE)
 def _root_vcf(st, cfg, ctx, colour: int, budget: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """``(first move, plies)`` of a VCF for ``colour`` to move found within ``budget`` fours, or ``(-1, -1)``."""
-    n = st[0].shape[0]
     ctl = ctx[0]
-    cells, listed = st[5], st[6][M_CANDIDATES]
-    firsts = np.empty(listed, dtype=np.int32)
-    count = 0
-    for i in range(listed):
-        cell = cells[n + i]
-        c = st[3][colour * n + cell]
-        if c == CLASS_FOUR or c == CLASS_FOUR_THREE:
-            firsts[count] = cell
-            count += 1
+    firsts, count = _four_cells(st, colour)
     ctl[C_VCF_CALL_NODES] = budget
     for i in range(count):
         cell = firsts[i]

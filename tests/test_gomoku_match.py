@@ -4,32 +4,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
-from games import MNK, Action, Position
+from games import MNK
 from scripts import gomoku_match
 from search.threats import find_vcf
+from tests.test_mnk_tournament import FirstFree
 from tuning.tournament import play_timed_game
 
 FAST_A = "alphabeta:heuristic=windows,radius=2,depth=1"
 FAST_B = "rules"
-
-
-class FirstFree:
-    """Plays the first legal move (cells in increasing order)."""
-
-    name = "first-free"
-
-    def select_move(self, position: Position) -> Action:
-        return position.legal_moves()[0]
-
-    def reset(self) -> None:
-        pass
-
-    def seed(self, seed: Optional[int]) -> None:
-        pass
 
 
 def test_a_game_from_an_opening_starts_with_the_side_to_move_and_scores_it() -> None:
