@@ -20,6 +20,7 @@ from envs.opponents import OpponentLike
 from envs.render import RENDER_MODES, HumanRenderer, render_frame, text_board
 from games import KInARow, Position
 from games.checks import check_seed
+from games.errors import AlphabetaError
 
 Observation = Union[np.ndarray, dict[str, np.ndarray]]
 
@@ -52,12 +53,13 @@ def as_action(action: object, n_actions: int) -> int:
     return index
 
 
-class EpisodeNotStarted(ResetNeeded, ValueError):
+class EpisodeNotStarted(ResetNeeded, AlphabetaError):
     """``step()`` with no episode going (before the first ``reset()`` or after the last one ended), or ``render()``
     before the first ``reset()``.
 
     Both a :class:`gymnasium.error.ResetNeeded`, what Gymnasium's ``OrderEnforcing`` wrapper raises (``gym.make``
-    does not add it to these envs: they enforce the order themselves), and a ``ValueError``, what they always raised.
+    does not add it to these envs: they enforce the order themselves), and an :class:`games.errors.AlphabetaError`, so a
+    ``ValueError``, what they always raised.
     """
 
 

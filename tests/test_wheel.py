@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from heuristics import shipped_weight_files
+from games import CONNECT4
+from heuristics import HEURISTICS, shipped_weight_files
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights")
@@ -121,7 +122,8 @@ def _tuning_run(python: Path, cwd: Path) -> None:
     assert done.returncode in (0, 3), done.stderr[-3000:]  # 3: the candidate did not beat the gauntlet (a 1-trial run)
     summary = (cwd / "runs" / "s" / "summary.md").read_text()
     tuned = [name for name in shipped_weight_files() if name.startswith("connect4-") and name.endswith("-tuned")]
-    assert f"- opponents ({6 + len(tuned)}): " in summary and "threats (tuned)" in summary, summary
+    defaults = [name for name, spec in HEURISTICS.items() if spec.refuse(CONNECT4) is None]
+    assert f"- opponents ({len(defaults) + len(tuned)}): " in summary and "threats (tuned)" in summary, summary
 
 
 def _gym_make(python: Path, cwd: Path) -> None:
