@@ -194,22 +194,10 @@ def _touch(st, cfg, cell: int, stone: int, sign: int) -> None:  # type: ignore[n
                 base = 4 * at
                 own_key = _as_first(key) if colour == 1 else key
                 pats[base + d] = table[own_key] if tabled else _scan_code(own_key, half, k, exact)
-                fives = fours = open_fours = threes = low = 0
                 value = 0.0
                 for e in range(4):
-                    code = pats[base + e]
-                    value += weights[code]
-                    if code == FIVE:
-                        fives += 1
-                    elif code == OPEN_FOUR:
-                        open_fours += 1
-                    elif code == FOUR:
-                        fours += 1
-                    elif code == OPEN_THREE:
-                        threes += 1
-                    elif code >= WEAK:
-                        low += 1
-                grade = _grade(fives, open_fours, fours, threes, low)
+                    value += weights[pats[base + e]]
+                grade = _class_of(pats, base)
                 cls[at] = grade
                 val[at] = value + _bonus(grade, weights[W_DOUBLE_THREE], weights[W_FOUR_THREE], weights[W_WIN])
                 if empty:
