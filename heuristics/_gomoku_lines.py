@@ -33,7 +33,10 @@ after ``o``, has offsets -4..+4 = ``.``, ``.``, ``x``, ``x`` | ``.``, ``o``, edg
 
 Where the key fits 20 bits (k <= 5, and k = 6 freestyle) every key is classified once into a table
 (the pattern-table evaluation of Gomocup engines such as Rapfi, Embryo and Yixin, as their authors
-describe it publicly: one lookup per cell and direction); longer k classify by a scan of the segment.
+describe it publicly: one lookup per cell and direction); longer k classify by a scan of the segment, kept
+in a memo (:func:`pattern_memo`, a direct-mapped cache keyed by the whole key): the keys of a game's
+positions are few next to the ``4 ** 2H`` possible ones, and a scan asking the openness questions costs
+hundreds to thousands of operations against one probe.
 Keys are classified from the first player's side; the second player's key is turned into it by
 swapping digits 1 and 2 (:func:`_as_first`).  The table is built in order of falling own-stone counts,
 so the "can it become open" questions of OPEN_THREE and OPEN_TWO are lookups of keys already done.
@@ -55,6 +58,9 @@ N_PATTERNS = 9
 PATTERN_NAMES = ("none", "weak", "two", "open_two", "three", "open_three", "four", "open_four", "five")
 TABLE_BITS = 20
 """Keys of up to this many bits are classified once into a table (4**10 entries, 1 MB); longer ones by scan."""
+
+MEMO_BITS = 16
+"""log2 of the entries of a scanned-pattern memo (64 Ki int64, 512 KB: within the L2 cache)."""
 
 _LOW_BITS = np.int64(0x5555555555555555 & 0x0FFFFFFFFFFFFFFF)  # the low bit of every 2-bit digit (60 bits)
 
@@ -223,10 +229,46 @@ def pattern_table(k: int, exact_k: bool) -> np.ndarray:
     return table
 
 
+def pattern_memo(k: int, exact_k: bool, bits: int = MEMO_BITS) -> np.ndarray:
+    """An empty memo of scanned codes, int64[2 ** bits], where patterns are scanned (not :func:`uses_table`);
+    int64[1] where they are tabled or ``bits`` is 0 (no memo: :func:`_memo_code` scans every time).
+
+    Raises:
+        ValueError: ``bits`` outside 0..24 (the message names it).
+    """
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= 24:
+        raise ValueError(f"memo bits must be an int in 0..24, got {bits!r}")
+    if uses_table(k, exact_k) or bits == 0:
+        return np.zeros(1, dtype=np.int64)
+    return np.zeros(1 << bits, dtype=np.int64)
+
+
 @njit(**JIT)
-def _code_of(key: np.int64, colour: int, half: int, k: int, exact_k: bool, table: np.ndarray, tabled: bool) -> int:
-    """The pattern code of ``key`` for ``colour`` (0 first player, 1 second): a lookup or a scan."""
+def _memo_code(key: np.int64, half: int, k: int, exact_k: bool, memo: np.ndarray) -> int:
+    """The code of ``key`` (first player's view) by :func:`_scan_code`, remembered in ``memo``.
+
+    An entry is ``key << 4 | (code + 1)`` (keys have at most 60 bits, codes 0..8; 0 marks an empty slot),
+    so a hit compares the whole key: a memo changes no code, only the time (``tests/test_gomoku_patterns.py``).
+    The slot is the key's Fibonacci hash (multiplicative, unsigned: it spreads keys that differ in a few digits).
+    """
+    if memo.shape[0] <= 1:
+        return _scan_code(key, half, k, exact_k)
+    mixed = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    slot = int((mixed >> np.uint64(40)) & np.uint64(memo.shape[0] - 1))
+    tagged = key << np.int64(4)
+    entry = memo[slot]
+    if entry != 0 and entry & np.int64(-16) == tagged:
+        return int(entry & np.int64(15)) - 1
+    code = _scan_code(key, half, k, exact_k)
+    memo[slot] = tagged | np.int64(code + 1)
+    return code
+
+
+@njit(**JIT)
+def _code_of(key: np.int64, colour: int, half: int, k: int, exact_k: bool, table: np.ndarray, tabled: bool,
+             memo: np.ndarray) -> int:  # fmt: skip
+    """The pattern code of ``key`` for ``colour`` (0 first player, 1 second): a table lookup or a memoized scan."""
     own_key = _as_first(key) if colour == 1 else key
     if tabled:
         return table[own_key]
-    return _scan_code(own_key, half, k, exact_k)
+    return _memo_code(own_key, half, k, exact_k, memo)

@@ -19,10 +19,11 @@ The state is a tuple of arrays, ``st``; ``n = rows * cols``, colour 0 is the fir
     meta  : int64[M_SIZE]    candidates listed, stones, Zobrist hash, then empty cells per (colour, class)
     sums  : float64[2]       sum of ``val`` over the empty cells, per colour
 
-and the constants ``cfg = (geo, table, weights, zobrist)``: ``geo`` int64[G_SIZE] (rows, cols, k,
-exact_k, H, tabled), the pattern table, the weights (:data:`WEIGHT_NAMES` order) and the Zobrist keys
-(int64[2 n]).  A cell is a *candidate* move if it is empty and has a stone within distance 2 or makes an
-open three or better for either colour (cells that make or break patterns, not only a radius).
+and the constants ``cfg = (geo, table, weights, zobrist, memo)``: ``geo`` int64[G_SIZE] (rows, cols, k,
+exact_k, H, tabled), the pattern table, the weights (:data:`WEIGHT_NAMES` order), the Zobrist keys
+(int64[2 n]) and the memo of scanned patterns where they are not tabled
+(:func:`heuristics._gomoku_lines.pattern_memo`; a cache, so not quite constant, but it changes no value).
+A cell is a *candidate* move if it is empty and has a stone within distance 2 or makes an open three or better for either colour (cells that make or break patterns, not only a radius).
 """
 
 # Kernels return elements of untyped NumPy arrays, which mypy reads as Any; numba types them itself.
@@ -33,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from games._jit import JIT, JIT_INLINE
-from heuristics._gomoku_lines import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, WEAK, _as_first, _code_of, _scan_code
+from heuristics._gomoku_lines import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, WEAK, _as_first, _code_of, _memo_code
 
 CLASS_NONE, CLASS_LOW, CLASS_OPEN_THREE, CLASS_DOUBLE_THREE, CLASS_FOUR, CLASS_FOUR_THREE, CLASS_WIN, CLASS_FIVE = range(8)
 N_CLASSES = 8
@@ -140,14 +141,15 @@ def _count(st, n: int, cell: int, sign: int) -> None:  # type: ignore[no-untyped
 def _refresh(st, cfg, n: int, cell: int, d: int) -> None:  # type: ignore[no-untyped-def]
     """Recompute ``cell``'s patterns in direction ``d`` (its key changed), then its classes and values."""
     board, keys, pats, cls, val = st[0], st[1], st[2], st[3], st[4]
-    geo, table, weights = cfg[0], cfg[1], cfg[2]
+    geo, table, weights, memo = cfg[0], cfg[1], cfg[2], cfg[4]
     empty = board[cell] == 0
     if empty:
         _count(st, n, cell, -1)
     key = keys[4 * cell + d]
     for colour in range(2):
         base = 4 * (colour * n + cell)
-        pats[base + d] = _code_of(key, colour, geo[G_HALF], geo[G_K], geo[G_EXACT] == 1, table, geo[G_TABLED] == 1)
+        pats[base + d] = _code_of(key, colour, geo[G_HALF], geo[G_K], geo[G_EXACT] == 1, table, geo[G_TABLED] == 1,
+                                  memo)  # fmt: skip
         c = _class_of(pats, base)
         cls[colour * n + cell] = c
         val[colour * n + cell] = _value_of(pats, base, c, weights)
@@ -170,7 +172,7 @@ def _touch(st, cfg, cell: int, stone: int, sign: int) -> None:  # type: ignore[n
     per array, which was most of the time of a move (14.6 us per make + unmake on 15x15 with helpers).
     """
     board, keys, pats, cls, val, idx, meta, sums = st
-    geo, table, weights = cfg[0], cfg[1], cfg[2]
+    geo, table, weights, memo = cfg[0], cfg[1], cfg[2], cfg[4]
     rows, cols, half, k = geo[G_ROWS], geo[G_COLS], geo[G_HALF], geo[G_K]
     exact, tabled = geo[G_EXACT] == 1, geo[G_TABLED] == 1
     n = rows * cols
@@ -193,7 +195,7 @@ def _touch(st, cfg, cell: int, stone: int, sign: int) -> None:  # type: ignore[n
                     sums[colour] -= val[at]
                 base = 4 * at
                 own_key = _as_first(key) if colour == 1 else key
-                pats[base + d] = table[own_key] if tabled else _scan_code(own_key, half, k, exact)
+                pats[base + d] = table[own_key] if tabled else _memo_code(own_key, half, k, exact, memo)
                 value = 0.0
                 for e in range(4):
                     value += weights[pats[base + e]]

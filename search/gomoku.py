@@ -37,7 +37,7 @@ import numpy as np
 from games import KInARow, Position
 from heuristics._gomoku import SPEC as GOMOKU_SPEC
 from heuristics._gomoku import refuse_game
-from heuristics._gomoku_lines import half_width, pattern_table, uses_table
+from heuristics._gomoku_lines import MEMO_BITS, half_width, pattern_memo, pattern_table, uses_table
 from heuristics._gomoku_state import (
     CLASS_FIVE,
     CLASS_WIN,
@@ -87,10 +87,13 @@ class GomokuEngine:
         weights: the ``gomoku`` heuristic's weights by name (missing ones take their defaults).
         tt_bits: log2 of the table entries.
         width, lmr, pvs, use_tt: search switches (tests compare against plain negamax with them off).
+        memo_bits: log2 of the memo of scanned patterns (k >= 6 exact-k, k >= 7 freestyle); 0 scans every
+            time (the same values, slower: ``scripts/bench_gomoku_patterns.py`` compares).
     """
 
     def __init__(self, game: KInARow, weights: Optional[Mapping[str, float]] = None, *, tt_bits: int = TT_BITS,
-                 width: int = WIDTH, lmr: bool = True, pvs: bool = True, use_tt: bool = True) -> None:  # fmt: skip
+                 width: int = WIDTH, lmr: bool = True, pvs: bool = True, use_tt: bool = True,
+                 memo_bits: int = MEMO_BITS) -> None:  # fmt: skip
         reason = refuse_game(game)
         if reason is not None:
             raise SearchError(f"the gomoku engine does not play {game}: {reason}")
@@ -101,7 +104,8 @@ class GomokuEngine:
                         int(uses_table(game.k, game.exact_k))] + [0] * (G_SIZE - 6), dtype=np.int64)  # fmt: skip
         zobrist = np.random.default_rng(20261125).integers(1, 2**62, size=2 * n, dtype=np.int64)
         self.cfg = (geo, pattern_table(game.k, game.exact_k),
-                    kernel_weights(np.array(list(named.values()), dtype=np.float64)), zobrist)  # fmt: skip
+                    kernel_weights(np.array(list(named.values()), dtype=np.float64)), zobrist,
+                    pattern_memo(game.k, game.exact_k, memo_bits))  # fmt: skip
         self.st: tuple[np.ndarray, ...] = (np.zeros(n, np.int8), np.zeros(4 * n, np.int64), np.zeros(8 * n, np.int8), np.zeros(2 * n, np.int8),
                    np.zeros(2 * n, np.float64), np.zeros(3 * n, np.int32), np.zeros(M_SIZE, np.int64),
                    np.zeros(2, np.float64))  # fmt: skip

@@ -13,7 +13,8 @@ from heuristics._gomoku_state import _make, _unmake
 from search.gomoku import GomokuEngine
 from tests import naive_gomoku as naive
 
-GAMES = [MNK(7, 7, 4), MNK(7, 7, 4, exact_k=True), MNK(8, 8, 5, exact_k=True)]
+GAMES = [MNK(7, 7, 4), MNK(7, 7, 4, exact_k=True), MNK(8, 8, 5, exact_k=True),
+         MNK(9, 9, 6, exact_k=True), MNK(10, 10, 7)]  # the last two scanned and memoized, not tabled
 
 
 def _code(game: MNK, moves: list[int], cell: int, d: int, colour: int) -> int:
@@ -90,6 +91,43 @@ def test_the_table_equals_the_scan() -> None:
         table, half = pattern_table(k, exact), half_width(k, exact)
         keys = np.random.default_rng(k).integers(0, table.shape[0], size=3000)
         assert all(table[key] == _scan_code(np.int64(key), half, k, exact) for key in keys)
+
+
+@pytest.mark.parametrize("k, exact, bits", [(6, True, 16), (7, False, 16), (10, True, 16), (10, True, 3)])
+def test_the_memo_equals_the_scan(k: int, exact: bool, bits: int) -> None:
+    from heuristics._gomoku_lines import _memo_code, _scan_code, pattern_memo, uses_table
+
+    assert not uses_table(k, exact)
+    half = half_width(k, exact)
+    memo = pattern_memo(k, exact, bits)
+    assert memo.shape[0] == 1 << bits
+    rng = np.random.default_rng(k + bits)
+    # keys of few stones (a game's), so the codes are varied; each asked twice (a miss, then a hit or a collision)
+    digits = rng.choice(4, size=(400, 2 * half), p=[0.6, 0.25, 0.1, 0.05])
+    keys = [int(sum(int(d) << (2 * i) for i, d in enumerate(row))) for row in digits]
+    for key in keys + keys[::-1]:
+        assert _memo_code(np.int64(key), half, k, exact, memo) == _scan_code(np.int64(key), half, k, exact), key
+    assert np.count_nonzero(memo) > 0
+
+
+def test_pattern_memo_sizes() -> None:
+    from heuristics._gomoku_lines import MEMO_BITS, pattern_memo
+
+    assert pattern_memo(5, False).shape == (1,)  # tabled: no memo
+    assert pattern_memo(6, False).shape == (1,)
+    assert pattern_memo(6, True).shape == (1 << MEMO_BITS,)
+    assert pattern_memo(10, True, 0).shape == (1,)  # the scan every time
+    with pytest.raises(ValueError, match="memo bits"):
+        pattern_memo(10, True, 25)
+
+
+def test_an_engine_without_memo_has_the_same_state() -> None:
+    game = MNK(15, 15, 7)
+    moves = [112, 113, 97, 127, 82, 98, 67, 52, 128, 83, 142, 96]
+    with_memo, without = GomokuEngine(game, tt_bits=10), GomokuEngine(game, tt_bits=10, memo_bits=0)
+    with_memo.sync(game.position(moves))
+    without.sync(game.position(moves))
+    assert _snapshot(with_memo) == _snapshot(without)
 
 
 def _snapshot(engine: GomokuEngine) -> tuple[object, ...]:
