@@ -37,7 +37,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
-from search.gomoku import GomokuEngine
+from search.gomoku import GomokuEngine, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
@@ -224,14 +224,15 @@ class AlphaBetaAgent:
         a VCF or VCT proved at the root is played, and the engine's move is checked against the opponent's VCF
         (:func:`search.threats.guard_move`); the engine gets the time the first left, less the guard's share."""
         assert self.gomoku is not None
-        self.last_result = threat_move(position, self.tss_nodes)
+        deadline = None if limit.time_ms is None else started + phase_seconds(self.game, limit.time_ms)
+        self.last_result = threat_move(position, self.tss_nodes, deadline)
         if self.last_result is not None:
             return self.last_result.move
         if limit.time_ms is not None:
             spent_ms = (time.perf_counter() - started) * 1000.0
             limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self.gomoku.search(position, limit)
-        return guard_move(position, self.last_result.move, self.tss_nodes)
+        return guard_move(position, self.last_result.move, self.tss_nodes, deadline)
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:
         """``search(position, self.evaluator, limit, tt=self.table, rng=self._rng)``, through a kept

@@ -10,9 +10,10 @@ the incremental pattern state of :mod:`heuristics._gomoku_state` (its weights: t
    fours); else
 3. iterative deepening PVS with aspiration windows (:attr:`aspiration` wide) under the budget.
 
-Time management (``time_ms``): the kernel reads the clock every 64 or 256 nodes (and the VCF searches
-as often) against a *hard* deadline, ``time_ms`` less :func:`safety_margin` (8 % of the budget plus
-8 us per cell, never under 50 ms); between iterations a new one starts only while less than half the
+Time management (``time_ms``): the kernel reads the clock about every half millisecond (every
+:func:`clock_mask` + 1 nodes at the last search's node rate, and the VCF searches as often) against a
+*hard* deadline, ``time_ms`` less :func:`safety_margin` (8 % of the budget plus 8 us per cell, never under
+50 ms, and at least twice the lateness past the deadline measured in the last searches); between iterations a new one starts only while less than half the
 budget is spent (70 % when the best move changed in the last iteration: the move is not settled, spend
 more), and not when the last iteration's cost times its growth says it would end far past the deadline.
 An iteration cut by the deadline still counts where it finished its first move.
@@ -70,13 +71,39 @@ ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
 
 
-def safety_margin(game: KInARow, time_ms: float) -> float:
-    """Seconds kept back from ``time_ms``: at least 50 ms, 8 % of the budget plus 8 us per cell.
+CLOCK_READ_S = 5e-4
+"""The kernel reads the clock about this often: an object-mode call of a microsecond or two, well under 1 %
+of the time, and a deadline overrun by at most this much plus one node."""
+
+
+def safety_margin(game: KInARow, time_ms: float, late: float = 0.0) -> float:
+    """Seconds kept back from ``time_ms``: at least 50 ms, 8 % of the budget plus 8 us per cell, and at least
+    twice ``late`` (seconds a search returned after its deadline lately), but never over half the budget.
 
     The cell term covers what grows with the board after the deadline: the node in flight when the clock is
-    read (every 64 nodes on boards over 1,000 cells), unwinding the recursion and the result (a 70x70 k=10
-    move took 944 ms of 1,000 with a 60 ms margin, 0.04 * budget + 4 us per cell)."""
-    return max(0.05, 0.08 * time_ms / 1000.0 + 8e-6 * game.n_cells)
+    read, unwinding the recursion and the result (a 70x70 k=10 move took 944 ms of 1,000 with a 60 ms
+    margin, 0.04 * budget + 4 us per cell); the measured term what the machine adds (a loaded machine
+    preempts the search past its deadline)."""
+    budget = time_ms / 1000.0
+    return min(max(0.05, 0.08 * budget + 8e-6 * game.n_cells, 2.0 * late), 0.5 * budget)
+
+
+def phase_seconds(game: KInARow, time_ms: float) -> float:
+    """Seconds into a move of ``time_ms`` after which the threat searches around the engine (the agents' root
+    VCF/VCT and the guard, :mod:`search.threats`, which run to node budgets) do not start: the budget less
+    :func:`safety_margin`."""
+    return time_ms / 1000.0 - safety_margin(game, time_ms)
+
+
+def clock_mask(seconds_per_node: float) -> int:
+    """The kernel's clock-read interval less one (``2 ** j - 1``, 15 to 255): the nodes of about
+    :data:`CLOCK_READ_S` at the measured ``seconds_per_node`` (63 before any search measured one)."""
+    if not seconds_per_node > 0.0:
+        return 63
+    nodes, mask = CLOCK_READ_S / seconds_per_node, 15
+    while mask < 255 and 2 * (mask + 1) <= nodes:
+        mask = 2 * mask + 1
+    return mask
 
 
 class GomokuEngine:
@@ -124,6 +151,10 @@ class GomokuEngine:
         self.horizon_vcf = HORIZON_VCF
         self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
         self.aspiration = ASPIRATION
+        self.late = 0.0
+        """Seconds the last timed searches returned after their hard deadline (decaying max; the margin's measured term)."""
+        self.node_seconds = 0.0
+        """Seconds per node of the last search of at least 1,000 nodes (0: none yet; the clock-read interval)."""
 
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""
@@ -155,27 +186,37 @@ class GomokuEngine:
             _warm_clock()
         started = time.perf_counter()
         self.sync(position)
-        colour, n = position.to_move, self.game.n_cells
+        colour = position.to_move
         ctl = self.ctx[0]
         ctl[gs.C_NODES] = ctl[gs.C_ABORTED] = ctl[gs.C_VCF_NODES] = ctl[gs.C_THREAT_DEPTH] = ctl[gs.C_SELDEPTH] = 0
         ctl[gs.C_NODE_LIMIT] = limit.nodes or 0
         ctl[gs.C_VCF_BUDGET] = self.horizon_vcf
         ctl[gs.C_VCF_SHALLOW] = self.shallow_vcf
-        ctl[gs.C_TIME_MASK] = 63 if n > 1000 else 255
+        ctl[gs.C_TIME_MASK] = clock_mask(self.node_seconds)
         if limit.branching:
             ctl[gs.C_WIDTH] = limit.branching
         hard = soft = stretch = np.inf
         if limit.time_ms is not None:
             budget = limit.time_ms / 1000.0
-            hard = started + max(budget - safety_margin(self.game, limit.time_ms), 0.2 * budget)
+            hard = started + budget - safety_margin(self.game, limit.time_ms, self.late)
             soft, stretch = started + 0.5 * budget, started + 0.7 * budget
         self.ctx[1][0] = hard
+        result = self._phases(position, limit, colour, started, soft, stretch, hard)
+        if np.isfinite(hard):
+            self.late = max(time.perf_counter() - hard, 0.75 * self.late, 0.0)
+        if result.nodes >= 1000:
+            self.node_seconds = result.seconds / result.nodes
+        return result
+
+    def _phases(self, position: Position, limit: Limit, colour: int, started: float, soft: float, stretch: float,
+                hard: float) -> SearchResult:  # fmt: skip
+        """The decided root, the root VCF, then iterative deepening; each reads the deadline ``ctx[1][0]``."""
         decided = self._decided(colour)
         if decided is not None:
             return self._result(decided[0], decided[1], 1, started, (decided[0],))
         first, plies = gs._root_vcf(self.st, self.cfg, self.ctx, colour, self.root_vcf)
         if first >= 0:
-            ctl[gs.C_THREAT_DEPTH] = plies
+            self.ctx[0][gs.C_THREAT_DEPTH] = plies
             return self._result(first, gs.WIN - plies, 1, started, (first,))
         return self._deepen(position, limit, colour, started, soft, stretch, hard + 0.5 * (hard - started))
 

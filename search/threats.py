@@ -140,22 +140,28 @@ def applies(position: Position) -> bool:
     return not position.game.gravity and position.game.k >= 4
 
 
-def threat_move(position: Position, nodes: Optional[int] = None) -> Optional[SearchResult]:
+def _expired(deadline: Optional[float]) -> bool:
+    """True if ``deadline`` (a ``time.perf_counter()`` time, None: none) has passed."""
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optional[float] = None) -> Optional[SearchResult]:
     """The agents' use: a proved win for the side to move as a search result, or None.
 
     VCF first with ``nodes`` (None: :data:`AGENT_TSS_NODES`), then VCT with
     what VCF left; None at once if ``nodes`` is 0 or the game has gravity or
     ``k < 4``.  The result scores ``WIN_SCORE - plies``, its ``depth`` is the
     line's length and ``pv`` the line, so callers read it like an alpha-beta
-    result.
+    result.  ``deadline`` (a ``time.perf_counter()`` time): neither search
+    starts once it has passed (each runs to its node budget, not the clock).
     """
     budget = AGENT_TSS_NODES if nodes is None else nodes
-    if budget <= 0 or not applies(position):
+    if budget <= 0 or not applies(position) or _expired(deadline):
         return None
     start = time.perf_counter()
     result = find_vcf(position, nodes=budget)
     used = result.nodes
-    if not result.win and budget - used > 0:
+    if not result.win and budget - used > 0 and not _expired(deadline):
         result = find_vct(position, nodes=budget - used)
         used += result.nodes
     if not result.win:
@@ -164,7 +170,7 @@ def threat_move(position: Position, nodes: Optional[int] = None) -> Optional[Sea
     return SearchResult(result.move, WIN_SCORE - result.plies, result.plies, used, time.perf_counter() - start, result.line)
 
 
-def guard_move(position: Position, move: Action, nodes: Optional[int] = None) -> Action:
+def guard_move(position: Position, move: Action, nodes: Optional[int] = None, deadline: Optional[float] = None) -> Action:
     """``move``, or a move that stops the opponent's VCF if ``move`` would leave it one (defensive use).
 
     After ``move`` the opponent's VCF is looked for with ``nodes`` (None:
@@ -172,16 +178,17 @@ def guard_move(position: Position, move: Action, nodes: Optional[int] = None) ->
     is).  If one is found, the cells of its line (its fours, its win cells,
     the forced answers), in line order, are tried instead, and the first one
     after which the opponent's VCF search runs to the end without a win is
-    returned; ``move`` is kept if none does, or the budget runs out.
+    returned; ``move`` is kept if none does, or the budget runs out, or
+    ``deadline`` (a ``time.perf_counter()`` time) passes: no search starts after it.
     """
     budget = AGENT_TSS_NODES if nodes is None else nodes
-    if budget <= 0 or not applies(position):
+    if budget <= 0 or not applies(position) or _expired(deadline):
         return move
     threat, budget = _their_vcf(position, move, budget)
     if threat is None or not threat.win:
         return move
     for cell in dict.fromkeys(threat.line):  # in order, each once
-        if budget <= 0:
+        if budget <= 0 or _expired(deadline):
             break
         if cell == move or not position.is_legal(cell):
             continue
