@@ -249,12 +249,13 @@ def _memo_code(key: np.int64, half: int, k: int, exact_k: bool, memo: np.ndarray
 
     An entry is ``key << 4 | (code + 1)`` (keys have at most 60 bits, codes 0..8; 0 marks an empty slot),
     so a hit compares the whole key: a memo changes no code, only the time (``tests/test_gomoku_patterns.py``).
-    The slot is the key's Fibonacci hash (multiplicative, unsigned: it spreads keys that differ in a few digits).
+    The slot is a Fibonacci hash of the key folded to 31 bits (multiplicative: it spreads keys that differ in
+    a few digits; the product stays under 2 ** 63, so it is the same with the JIT off, without overflow).
     """
     if memo.shape[0] <= 1:
         return _scan_code(key, half, k, exact_k)
-    mixed = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    slot = int((mixed >> np.uint64(40)) & np.uint64(memo.shape[0] - 1))
+    folded = (key ^ (key >> np.int64(29))) & np.int64(0x7FFFFFFF)
+    slot = int(((folded * np.int64(0x9E3779B1)) >> np.int64(24)) & np.int64(memo.shape[0] - 1))
     tagged = key << np.int64(4)
     entry = memo[slot]
     if entry != 0 and entry & np.int64(-16) == tagged:
