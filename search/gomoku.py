@@ -95,6 +95,13 @@ def phase_seconds(game: KInARow, time_ms: float) -> float:
     return time_ms / 1000.0 - safety_margin(game, time_ms)
 
 
+def lateness(over: float, late: float, budget: float) -> float:
+    """The engine's measured lateness after a search that returned ``over`` seconds after its hard deadline
+    (negative: before it), ``late`` before: a maximum decaying by a quarter a search, each observation capped
+    at a tenth of the ``budget`` (seconds), so one preempted move widens the margin for a few moves only."""
+    return max(min(over, 0.1 * budget), 0.75 * late, 0.0)
+
+
 def clock_mask(seconds_per_node: float) -> int:
     """The kernel's clock-read interval less one (``2 ** j - 1``, 15 to 255): the nodes of about
     :data:`CLOCK_READ_S` at the measured ``seconds_per_node`` (63 before any search measured one)."""
@@ -154,7 +161,8 @@ class GomokuEngine:
         self.late = 0.0
         """Seconds the last timed searches returned after their hard deadline (decaying max; the margin's measured term)."""
         self.node_seconds = 0.0
-        """Seconds per node of the last search of at least 1,000 nodes (0: none yet; the clock-read interval)."""
+        """Seconds per node of the last search of at least 1,000 nodes (0: none yet; the clock-read interval;
+        lateness is measured only after it is set, the kernels compiled)."""
 
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""
@@ -202,8 +210,8 @@ class GomokuEngine:
             soft, stretch = started + 0.5 * budget, started + 0.7 * budget
         self.ctx[1][0] = hard
         result = self._phases(position, limit, colour, started, soft, stretch, hard)
-        if np.isfinite(hard):
-            self.late = max(time.perf_counter() - hard, 0.75 * self.late, 0.0)
+        if np.isfinite(hard) and self.node_seconds > 0.0:  # a first search may compile the kernels: not lateness
+            self.late = lateness(time.perf_counter() - hard, self.late, budget)
         if result.nodes >= 1000:
             self.node_seconds = result.seconds / result.nodes
         return result

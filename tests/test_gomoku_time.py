@@ -12,7 +12,7 @@ import pytest
 from games import MNK
 from search import _gomoku_search as gs
 from search.budget import Limit
-from search.gomoku import GomokuEngine, clock_mask, phase_seconds, safety_margin
+from search.gomoku import GomokuEngine, clock_mask, lateness, phase_seconds, safety_margin
 from search.threats import find_vcf, guard_move, threat_move
 from tests.test_tss import FILLERS, FOUR_THREE, padded, position_from
 
@@ -40,6 +40,17 @@ def test_the_phases_outside_the_engine_stop_where_the_margin_starts() -> None:
     assert 0.85 < phase_seconds(game, 1000) < 0.9
 
 
+def test_lateness_is_a_decaying_maximum_capped_per_search() -> None:
+    assert lateness(-0.2, 0.0, 1.0) == 0.0  # returned before the deadline: nothing measured
+    assert lateness(0.03, 0.0, 1.0) == pytest.approx(0.03)
+    assert lateness(0.01, 0.04, 1.0) == pytest.approx(0.03)  # a quarter less each search
+    assert lateness(30.0, 0.0, 1.0) == pytest.approx(0.1)  # a compile or a long preemption: capped
+    late = 0.1
+    for _ in range(4):
+        late = lateness(0.0, late, 1.0)
+    assert 2 * late < safety_margin(MNK(15, 15, 5), 1000)  # four quiet moves later the margin is the board's again
+
+
 @pytest.mark.parametrize("seconds_per_node, mask", [(0.0, 63), (1e-3, 15), (1e-4, 15), (1e-5, 31), (5e-6, 63),
                                                     (2e-6, 127), (1e-6, 255), (1e-8, 255)])  # fmt: skip
 def test_the_clock_is_read_about_every_half_millisecond(seconds_per_node: float, mask: int) -> None:
@@ -55,6 +66,9 @@ def test_the_engine_measures_its_node_cost_and_keeps_its_lateness() -> None:
     result = engine.search(game.position([112]), Limit(depth=4))
     assert result.nodes >= 1000 and engine.node_seconds == pytest.approx(result.seconds / result.nodes)
     assert engine.late == 0.2  # untimed searches measure no lateness
+    cold = GomokuEngine(game, tt_bits=12)
+    cold.search(game.position([112]), Limit(time_ms=1))
+    assert cold.late == 0.0  # nor does an engine's first search (it may compile the kernels)
     assert engine.ctx[0][gs.C_TIME_MASK] == 63  # set before the search measured its rate
 
 
