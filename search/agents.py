@@ -41,10 +41,18 @@ from search.gomoku import GomokuEngine
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
-from search.threats import guard_move, threat_move
+from search.threats import guard_move, guard_threats, threat_move
 
-GUARD_SHARE = 0.1
-"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF."""
+GUARD_SHARE = 0.3
+"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF or VCT."""
+GOMOKU_TSS_NODES = 20_000
+"""The gomoku engine's threat-search budget (``tss_nodes`` not given): its own VCF and VCT at the root, and each
+check of the opponent's after a candidate move (some 20-70 ms on 15x15; the attacks that won or lost the engine's
+games from balanced openings took 5,000 to 65,000 nodes to find, beyond the generic agents' 2,000)."""
+GUARD_CANDIDATES = 16
+"""Moves the gomoku engine's threat guard checks at most (the engine's best first) when no clock bounds it."""
+GOMOKU_SOLVE_SHARE = 0.4
+"""Share of a timed gomoku-engine move given to the exact solver first where it fits (``solve_ms`` not given)."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -173,7 +181,8 @@ class AlphaBetaAgent:
         self.random_every = random_every
         self._rng = np.random.default_rng(check_seed(seed))
         self.solve_ms = check_optional_positive("solve_ms", solve_ms)
-        self._solver = _solver_for(game) if self.solve_ms is not None else None
+        # the gomoku engine plays exactly where the solver fits (a small board's known draw is never lost)
+        self._solver = _solver_for(game) if self.solve_ms is not None or self.gomoku is not None else None
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
@@ -201,8 +210,11 @@ class AlphaBetaAgent:
             return moves[int(self._rng.integers(len(moves)))]
         started = time.perf_counter()
         limit = self.limit
-        if self._solver is not None and self.solve_ms is not None:
-            exact = exact_move(self._solver, position, self.solve_ms, self._rng)
+        solve_ms = self.solve_ms
+        if solve_ms is None and self.gomoku is not None and limit.time_ms is not None:
+            solve_ms = GOMOKU_SOLVE_SHARE * limit.time_ms
+        if self._solver is not None and solve_ms is not None:
+            exact = exact_move(self._solver, position, solve_ms, self._rng)
             if exact is not None:  # the solver decided the position (or proved a win) in time: play it
                 score = 0.0 if exact.score == 0 else math.copysign(WIN_SCORE - 1, exact.score)
                 ply_left = self.game.n_cells - position.ply
@@ -220,18 +232,27 @@ class AlphaBetaAgent:
         return guard_move(position, self.last_result.move, self.tss_nodes)
 
     def _gomoku_move(self, position: Position, limit: Limit, started: float) -> Action:
-        """The gomoku engine's move, with the generic threat-space search around it as for the other heuristics:
-        a VCF or VCT proved at the root is played, and the engine's move is checked against the opponent's VCF
-        (:func:`search.threats.guard_move`); the engine gets the time the first left, less the guard's share."""
+        """The gomoku engine's move, with threat-space searches around it: its own VCF or VCT proved at the root
+        is played, and the engine's move is checked against the opponent's VCF and VCT
+        (:func:`search.threats.guard_threats`: else the engine's next best move that leaves none).  Both search
+        with ``tss_nodes`` (None: :data:`GOMOKU_TSS_NODES`); the engine gets the time the first left, less
+        :data:`GUARD_SHARE` of the move for the guard."""
         assert self.gomoku is not None
-        self.last_result = threat_move(position, self.tss_nodes)
+        nodes = GOMOKU_TSS_NODES if self.tss_nodes is None else self.tss_nodes
+        begun = time.perf_counter()
+        self.last_result = threat_move(position, nodes)
         if self.last_result is not None:
             return self.last_result.move
+        deadline, most = None, GUARD_CANDIDATES
         if limit.time_ms is not None:
-            spent_ms = (time.perf_counter() - started) * 1000.0
+            # a check begun before the deadline may run some 70 ms past it: the agent's budget is under the move's
+            deadline, most = begun + (1.0 - 0.07) * limit.time_ms / 1000.0, len(position.legal_moves())
+            spent_ms = (time.perf_counter() - begun) * 1000.0
             limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self.gomoku.search(position, limit)
-        return guard_move(position, self.last_result.move, self.tss_nodes)
+        order = self.gomoku.root_order[1 : most + 1]
+        move, _ = guard_threats(position, self.last_result.move, order, nodes, deadline)
+        return move
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:
         """``search(position, self.evaluator, limit, tt=self.table, rng=self._rng)``, through a kept
