@@ -43,7 +43,7 @@ from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
 from search.threats import guard_move, guard_threats, threat_move
 
-GUARD_SHARE = 0.3
+GUARD_SHARE = 0.15
 """Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF or VCT."""
 GOMOKU_TSS_NODES = 20_000
 """The gomoku engine's threat-search budget (``tss_nodes`` not given): its own VCF and VCT at the root, and each
