@@ -68,8 +68,8 @@ def uses_gomoku_engine(game: KInARow, heuristic: Optional[str]) -> bool:
     It does when ``heuristic`` is ``gomoku`` on a free board (no gravity) with ``4 <= k <= 15``
     (:class:`search.gomoku.GomokuEngine`).  The engine is opt-in: measured against the recommended m,n,k
     tournament agent (``alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6``) at 1 s a
-    move it scored 4 of 18 points from balanced gomoku openings and lost a known draw of the Bologna set
-    (7,4,4), so a plain ``alphabeta`` keeps :func:`default_heuristic` and the generic search.
+    move it scored 7 of 18 points from balanced gomoku openings (it wins with the tempo, loses without it),
+    so a plain ``alphabeta`` keeps :func:`default_heuristic` and the generic search.
     """
     return heuristic == "gomoku" and refuse_gomoku(game) is None
 
@@ -118,13 +118,15 @@ class AlphaBetaAgent:
             (else a move that does is played, :func:`search.threats.guard_move`;
             :attr:`last_result` stays alpha-beta's); only on
             boards without gravity and ``k >= 4``, ignored elsewhere.  None:
-            :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
+            :data:`search.threats.AGENT_TSS_NODES` (the gomoku engine: :data:`GOMOKU_TSS_NODES`, and its
+            check covers the opponent's VCT too); 0 switches it off.
         solve_ms: on games the exact solver fits (Connect-4 up to 64 bits,
             small m,n,k boards), try it first for up to this many ms per
             move: if it decides every move in time the move is exact (so a
             drawn 5,5,4 is never lost), a proven win is played, else the
             search runs with what is left of ``time_ms``.  None: off (the
-            solver's table is 32 MB).  Ignored where the solver does not fit.
+            solver's table is 32 MB), but for the gomoku engine with ``time_ms``,
+            which gives the solver :data:`GOMOKU_SOLVE_SHARE` of it.  Ignored where the solver does not fit.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
