@@ -63,6 +63,14 @@ EXACT, LOWER, UPPER = 1, 2, 3
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW) = range(14)  # fmt: skip
 C_SIZE = 16
 _BIG = 1e12
+INITIATIVE = 1.5
+"""Weight of the side to move's own cell values against the opponent's in the engine's static value (1 would be
+the ``gomoku`` evaluator's symmetric sum).  The side to move plays its threats first (its open three becomes an
+open four before the opponent's can, and the opponent must answer it), so its own patterns are worth more; MICS,
+the Bologna evaluator, doubles the side to move's double threats for the same reason.  Against MICS from balanced
+openings (15,15,5 and exact-k, 12 games), at depth 5 for both the engine scored 8 points with 1, 11 with 1.5 and
+12 with 2; at depth 4 against MICS's 6, 11 with 2 and 7 with 3.  At 1 s a move against the recommended agent
+(18 games on three boards) 1.5 scored 9 points and 2 scored 4: 1.5 is kept."""
 LOST = WIN - 1000.0
 """Scores beyond this are proved results (wins or losses), not evaluations."""
 
@@ -101,8 +109,9 @@ def _five_after(st, cfg, cell: int, colour: int) -> int:  # type: ignore[no-unty
 
 @njit(**JIT_RECURSIVE)
 def _evaluate(st, colour: int) -> float:  # type: ignore[no-untyped-def]
-    """Static value for the side to move: own cell values minus the opponent's, rounded to an integer."""
-    return float(np.floor(st[7][colour] - st[7][1 - colour] + 0.5))
+    """Static value for the side to move: :data:`INITIATIVE` times its own cell values minus
+    the opponent's, rounded to an integer."""
+    return float(np.floor(INITIATIVE * st[7][colour] - st[7][1 - colour] + 0.5))
 
 
 @njit(**JIT_RECURSIVE)

@@ -41,10 +41,18 @@ from search.gomoku import GomokuEngine, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
-from search.threats import guard_move, threat_move
+from search.threats import guard_move, guard_threats, threat_move
 
-GUARD_SHARE = 0.1
-"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF."""
+GUARD_SHARE = 0.15
+"""Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF or VCT."""
+GOMOKU_TSS_NODES = 20_000
+"""The gomoku engine's threat-search budget (``tss_nodes`` not given): its own VCF and VCT at the root, and each
+check of the opponent's after a candidate move (some 20-70 ms on 15x15; the attacks that won or lost the engine's
+games from balanced openings took 5,000 to 65,000 nodes to find, beyond the generic agents' 2,000)."""
+GUARD_CANDIDATES = 16
+"""Moves the gomoku engine's threat guard checks at most (the engine's best first) when no clock bounds it."""
+GOMOKU_SOLVE_SHARE = 0.4
+"""Share of a timed gomoku-engine move given to the exact solver first where it fits (``solve_ms`` not given)."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
@@ -60,8 +68,8 @@ def uses_gomoku_engine(game: KInARow, heuristic: Optional[str]) -> bool:
     It does when ``heuristic`` is ``gomoku`` on a free board (no gravity) with ``4 <= k <= 15``
     (:class:`search.gomoku.GomokuEngine`).  The engine is opt-in: measured against the recommended m,n,k
     tournament agent (``alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6``) at 1 s a
-    move it scored 4 of 18 points from balanced gomoku openings and lost a known draw of the Bologna set
-    (7,4,4), so a plain ``alphabeta`` keeps :func:`default_heuristic` and the generic search.
+    move it scored 7 of 18 points from balanced gomoku openings (it wins with the tempo, loses without it),
+    so a plain ``alphabeta`` keeps :func:`default_heuristic` and the generic search.
     """
     return heuristic == "gomoku" and refuse_gomoku(game) is None
 
@@ -110,13 +118,15 @@ class AlphaBetaAgent:
             (else a move that does is played, :func:`search.threats.guard_move`;
             :attr:`last_result` stays alpha-beta's); only on
             boards without gravity and ``k >= 4``, ignored elsewhere.  None:
-            :data:`search.threats.AGENT_TSS_NODES`; 0 switches it off.
+            :data:`search.threats.AGENT_TSS_NODES` (the gomoku engine: :data:`GOMOKU_TSS_NODES`, and its
+            check covers the opponent's VCT too); 0 switches it off.
         solve_ms: on games the exact solver fits (Connect-4 up to 64 bits,
             small m,n,k boards), try it first for up to this many ms per
             move: if it decides every move in time the move is exact (so a
             drawn 5,5,4 is never lost), a proven win is played, else the
             search runs with what is left of ``time_ms``.  None: off (the
-            solver's table is 32 MB).  Ignored where the solver does not fit.
+            solver's table is 32 MB), but for the gomoku engine with ``time_ms``,
+            which gives the solver :data:`GOMOKU_SOLVE_SHARE` of it.  Ignored where the solver does not fit.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -173,7 +183,8 @@ class AlphaBetaAgent:
         self.random_every = random_every
         self._rng = np.random.default_rng(check_seed(seed))
         self.solve_ms = check_optional_positive("solve_ms", solve_ms)
-        self._solver = _solver_for(game) if self.solve_ms is not None else None
+        # the gomoku engine plays exactly where the solver fits (a small board's known draw is never lost)
+        self._solver = _solver_for(game) if self.solve_ms is not None or self.gomoku is not None else None
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
@@ -201,8 +212,11 @@ class AlphaBetaAgent:
             return moves[int(self._rng.integers(len(moves)))]
         started = time.perf_counter()
         limit = self.limit
-        if self._solver is not None and self.solve_ms is not None:
-            exact = exact_move(self._solver, position, self.solve_ms, self._rng)
+        solve_ms = self.solve_ms
+        if solve_ms is None and self.gomoku is not None and limit.time_ms is not None:
+            solve_ms = GOMOKU_SOLVE_SHARE * limit.time_ms
+        if self._solver is not None and solve_ms is not None:
+            exact = exact_move(self._solver, position, solve_ms, self._rng)
             if exact is not None:  # the solver decided the position (or proved a win) in time: play it
                 score = 0.0 if exact.score == 0 else math.copysign(WIN_SCORE - 1, exact.score)
                 ply_left = self.game.n_cells - position.ply
@@ -212,27 +226,36 @@ class AlphaBetaAgent:
                 spent_ms = (time.perf_counter() - started) * 1000.0
                 limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
         if self.gomoku is not None:
-            return self._gomoku_move(position, limit, started)
+            return self._gomoku_move(position, limit)
         self.last_result = threat_move(position, self.tss_nodes)
         if self.last_result is not None:
             return self.last_result.move
         self.last_result = self._search(position, limit)
         return guard_move(position, self.last_result.move, self.tss_nodes)
 
-    def _gomoku_move(self, position: Position, limit: Limit, started: float) -> Action:
-        """The gomoku engine's move, with the generic threat-space search around it as for the other heuristics:
-        a VCF or VCT proved at the root is played, and the engine's move is checked against the opponent's VCF
-        (:func:`search.threats.guard_move`); the engine gets the time the first left, less the guard's share."""
+    def _gomoku_move(self, position: Position, limit: Limit) -> Action:
+        """The gomoku engine's move, with threat-space searches around it: its own VCF or VCT proved at the root
+        is played, and the engine's move is checked against the opponent's VCF and VCT
+        (:func:`search.threats.guard_threats`: else the engine's next best move that leaves none).  Both search
+        with ``tss_nodes`` (None: :data:`GOMOKU_TSS_NODES`); the engine gets the time the first left, less
+        :data:`GUARD_SHARE` of the move for the guard."""
         assert self.gomoku is not None
-        deadline = None if limit.time_ms is None else started + phase_seconds(self.game, limit.time_ms)
-        self.last_result = threat_move(position, self.tss_nodes, deadline)
+        nodes = GOMOKU_TSS_NODES if self.tss_nodes is None else self.tss_nodes
+        begun = time.perf_counter()
+        # no threat search starts past the engine's own margin (measured lateness aside): each runs to its nodes
+        deadline = None if limit.time_ms is None else begun + phase_seconds(self.game, limit.time_ms)
+        self.last_result = threat_move(position, nodes, deadline)
         if self.last_result is not None:
             return self.last_result.move
+        most = GUARD_CANDIDATES
         if limit.time_ms is not None:
-            spent_ms = (time.perf_counter() - started) * 1000.0
+            most = len(position.legal_moves())
+            spent_ms = (time.perf_counter() - begun) * 1000.0
             limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self.gomoku.search(position, limit)
-        return guard_move(position, self.last_result.move, self.tss_nodes, deadline)
+        order = self.gomoku.root_order[1 : most + 1]
+        move, _ = guard_threats(position, self.last_result.move, order, nodes, deadline)
+        return move
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:
         """``search(position, self.evaluator, limit, tt=self.table, rng=self._rng)``, through a kept

@@ -163,6 +163,9 @@ class GomokuEngine:
         self.node_seconds = 0.0
         """Seconds per node of the last search of at least 1,000 nodes (0: none yet; the clock-read interval;
         lateness is measured only after it is set, the kernels compiled)."""
+        self.root_order: tuple[int, ...] = ()
+        """The last search's root moves, its move first, the rest best-first by the deepest finished iteration
+        (a move decided without search: that move alone); the agents' threat guard tries them in this order."""
 
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""
@@ -184,7 +187,8 @@ class GomokuEngine:
         self._moves = moves
 
     def evaluate(self, position: Position) -> float:
-        """The static value of ``position`` for the side to move (own cell values minus the opponent's)."""
+        """The static value of ``position`` for the side to move (own cell values, weighted by
+        :data:`search._gomoku_search.INITIATIVE`, minus the opponent's)."""
         self.sync(position)
         return float(gs._evaluate(self.st, position.to_move))
 
@@ -219,12 +223,15 @@ class GomokuEngine:
     def _phases(self, position: Position, limit: Limit, colour: int, started: float, soft: float, stretch: float,
                 hard: float) -> SearchResult:  # fmt: skip
         """The decided root, the root VCF, then iterative deepening; each reads the deadline ``ctx[1][0]``."""
+        self.root_order = ()
         decided = self._decided(colour)
         if decided is not None:
+            self.root_order = (decided[0],)
             return self._result(decided[0], decided[1], 1, started, (decided[0],))
         first, plies = gs._root_vcf(self.st, self.cfg, self.ctx, colour, self.root_vcf)
         if first >= 0:
             self.ctx[0][gs.C_THREAT_DEPTH] = plies
+            self.root_order = (first,)
             return self._result(first, gs.WIN - plies, 1, started, (first,))
         return self._deepen(position, limit, colour, started, soft, stretch, hard + 0.5 * (hard - started))
 
@@ -270,6 +277,7 @@ class GomokuEngine:
             _reorder(moves, scores, index, count)
             if abs(best_score) > gs.WIN - 1000:
                 break
+        self.root_order = (best_move, *(int(m) for m in moves[:count] if m != best_move))
         return self._result(best_move, best_score, max(depth_done, 1), started, pv)
 
     def _iteration(self, depth: int, guess: float, colour: int, moves: np.ndarray, scores: np.ndarray,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -196,6 +196,44 @@ def guard_move(position: Position, move: Action, nodes: Optional[int] = None, de
         if answer is not None and not answer.win and answer.complete:
             return cell
     return move
+
+
+def guard_threats(position: Position, move: Action, candidates: Sequence[Action], nodes: int,
+                  deadline: Optional[float] = None) -> tuple[Action, int]:  # fmt: skip
+    """``move``, or the first of ``candidates`` that leaves the opponent no VCF and no VCT, if ``move`` leaves one.
+
+    The opponent's :func:`threat_move` (VCF, then VCT with what is left) is run after ``move`` with
+    ``nodes``; if it proves a win, each candidate (in order; ``move``, repeats and illegal cells skipped) is
+    checked the same way and the first after which none is found within ``nodes`` is returned.  ``move`` is
+    kept if every candidate loses, or ``deadline`` (a :func:`time.perf_counter` value; None: none) passes
+    before one is found.  Where :func:`guard_move` only sees the opponent's fours, this sees attacks built
+    from threes too (a three that must be blocked at one end and not the other, a move that lets the
+    opponent start a VCT), at the cost of a VCT search per candidate checked.
+
+    Returns:
+        ``(the move, candidates checked)``.
+    """
+    if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes):
+        return move, 0
+    checked = 0
+    for cell in dict.fromkeys(candidates):  # in order, each once
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        if cell == move or not position.is_legal(cell):
+            continue
+        checked += 1
+        if not _their_threat(position, cell, nodes):
+            return cell, checked
+    return move, checked
+
+
+def _their_threat(position: Position, move: Action, nodes: int) -> bool:
+    """True if the opponent proves a win by VCF or VCT (:func:`threat_move` with ``nodes``) after ``move``."""
+    after = position.copy()
+    after.play(move)
+    if after.is_terminal():  # a move cannot make the opponent's row: a win or a full board
+        return False
+    return threat_move(after, nodes) is not None
 
 
 def _their_vcf(position: Position, move: Action, budget: int) -> tuple[Optional[ThreatResult], int]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from games import MNK
 from heuristics._gomoku_lines import FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, THREE, half_width, pattern_table
 from heuristics._gomoku_state import _make, _unmake
+from search import _gomoku_search as gs
 from search.gomoku import GomokuEngine
 from tests import naive_gomoku as naive
 
@@ -170,4 +171,7 @@ def test_the_registered_evaluator_equals_the_engine_sum() -> None:
     game = MNK(9, 9, 5)
     position = game.position([40, 41, 31, 49, 22, 50, 13])
     engine = GomokuEngine(game, tt_bits=10)
-    assert Evaluator("gomoku", game).evaluate(position) == pytest.approx(engine.evaluate(position), abs=0.51)
+    engine.sync(position)
+    me, sums = position.to_move, engine.st[7]  # the engine weighs the side to move's own sum by its initiative
+    assert Evaluator("gomoku", game).evaluate(position) == pytest.approx(sums[me] - sums[1 - me], abs=1e-6)
+    assert engine.evaluate(position) == pytest.approx(gs.INITIATIVE * sums[me] - sums[1 - me], abs=0.51)

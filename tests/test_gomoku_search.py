@@ -1,12 +1,15 @@
-"""The gomoku engine's search: threats (a VCF found, fours and open threes answered), alpha-beta equal to
-plain negamax, time limits, which spec plays it, and bad weights refused."""
+"""The gomoku engine's search: threats (a VCF found, fours and open threes answered, the opponent's VCT avoided),
+alpha-beta equal to plain negamax, time limits, the exact solver on small boards, which spec plays it, and bad
+weights refused."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 import pytest
 
-from games import CONNECT4, MNK
+from games import CONNECT4, MNK, Position
 from heuristics import Evaluator, WeightError
 from heuristics._gomoku_state import CLASS_WIN, N_CLASSES, _make, _unmake
 from search import _gomoku_search as gs
@@ -15,6 +18,9 @@ from search.budget import Limit
 from search.errors import SearchError
 from search.gomoku import GomokuEngine
 from search.protocol import WIN_SCORE
+from search.result import SearchResult
+from search.solve import solve
+from search.threats import find_vcf, find_vct
 from tests import naive_gomoku as naive
 
 
@@ -160,3 +166,52 @@ def test_counts_per_class_sum_to_the_empty_cells() -> None:
     engine.sync(game.position([40, 41, 31, 49, 22]))
     counts = engine.st[6][3:]
     assert counts[:N_CLASSES].sum() == counts[N_CLASSES:].sum() == game.n_cells - 5
+
+
+# An exact-k game from balanced openings the engine lost at depth 8: here o's last stones give it attacks built
+# from threes, and most x moves leave o a VCT (e9: o wins in 9 plies, found in some 9,500 nodes); f10 leaves none.
+_VCT_GAME = MNK(15, 15, 5, exact_k=True)
+_VCT_MOVES = "e11 j10 k7 i9 j9 k11 h8 i11"
+
+
+def _leaves_a_win(position: Position, move: int) -> bool:
+    """True if the opponent proves a win by VCF or VCT (200,000 nodes) after ``move``."""
+    after = position.copy()
+    after.play(move)
+    return find_vcf(after, nodes=200_000).win or find_vct(after, nodes=200_000).win
+
+
+def test_the_agent_replaces_an_engine_move_that_leaves_the_opponent_a_vct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine's search sees fours, not threes: its move (made e9 here) is checked against the opponent's VCT."""
+    position = _VCT_GAME.position(_VCT_MOVES)
+    e9 = _VCT_GAME.parse_move("e9")
+    assert _leaves_a_win(position, e9)
+    agent = make_agent("alphabeta:heuristic=gomoku,depth=3", _VCT_GAME)
+    engine = agent.gomoku
+    assert engine is not None
+    search = engine.search
+
+    def blundering(at: Position, limit: Limit) -> SearchResult:
+        result = search(at, limit)
+        engine.root_order = (e9, *(m for m in engine.root_order if m != e9))
+        return dataclasses.replace(result, move=e9)
+
+    monkeypatch.setattr(engine, "search", blundering)
+    move = agent.select_move(position)
+    assert move != e9 and move in engine.root_order and not _leaves_a_win(position, move)
+    unguarded = make_agent("alphabeta:heuristic=gomoku,depth=3,tss_nodes=0", _VCT_GAME)
+    monkeypatch.setattr(unguarded.gomoku, "search", lambda at, limit: dataclasses.replace(search(at, limit), move=e9))
+    assert unguarded.select_move(position) == e9  # tss_nodes=0 switches the guard off
+
+
+def test_the_engine_plays_exactly_where_the_solver_fits() -> None:
+    game = MNK(5, 5, 4)
+    position = game.position("c3 b2 c2 c4 b3 d3 a1 e5 a5 e1")  # 15 empty cells: solved in milliseconds
+    exact = solve(position, moves=True)  # first: the solver's kernels are compiled outside the agent's clock
+    agent = make_agent("alphabeta:heuristic=gomoku,time_ms=5000", game)
+    move = agent.select_move(position)
+    assert move in exact.best_moves
+    assert agent.last_result.depth == game.n_cells - position.ply  # the solver's move, not the search's
+    timeless = make_agent("alphabeta:heuristic=gomoku,depth=2", game)
+    timeless.select_move(position)
+    assert timeless.last_result.depth <= 2  # without a clock there is no share to give the solver

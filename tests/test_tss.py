@@ -325,3 +325,18 @@ def test_the_default_depths_are_clamped_on_small_boards() -> None:
     assert not find_vcf(game.position("a1")).win and not find_vct(game.position("a1")).win
     agent = make_agent("alphabeta:heuristic=mics,depth=2", game)
     assert agent.select_move(game.position("a1 b2 c3")) in game.position("a1 b2 c3").legal_moves()
+
+
+def test_guard_threats_returns_the_first_candidate_that_leaves_no_vct() -> None:
+    from search.threats import guard_threats
+
+    game = MNK(15, 15, 5, exact_k=True)
+    pos = game.position("e11 j10 k7 i9 j9 k11 h8 i11")  # most x moves leave o a VCT here (o wins in 9 plies)
+    e9, c9, f10, i8 = (game.parse_move(m) for m in ("e9", "c9", "f10", "i8"))
+    after = pos.copy()
+    after.play(e9)
+    assert find_vct(after, nodes=20_000).win
+    assert guard_threats(pos, e9, [e9, c9, f10, i8], 20_000) == (f10, 2)  # e9 itself skipped, c9 loses too
+    assert guard_threats(pos, e9, [c9, f10], 0) == (e9, 0)  # a zero budget switches it off
+    assert guard_threats(pos, e9, [c9, f10], 20_000, deadline=0.0) == (e9, 0)  # past the deadline: kept
+    assert guard_threats(pos, f10, [i8], 20_000) == (f10, 0)  # a safe move is kept unchecked
