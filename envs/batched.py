@@ -128,11 +128,13 @@ class AlphaBetaBatch(BatchOpponent):
             kernel is not cached: it compiles once per process, 15-30 s).
             None (default): in parallel when numba has more than one thread and
             at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
-            project's 2-core machine, shared with other jobs: in the env
-            benchmark (256 boards, depth 2) 328k steps/s against 189k serial;
-            with the other cores busy it can lose (one isolated run: 23.8 us a
-            board against 8.1).  Bitboard games only (the array search runs
-            board by board from Python).
+            project's 2-core machine: on the same 256 boards called back to
+            back, a depth-2 search took 2.1 us a board on 2 threads against
+            3.5 us on one; in the env benchmark on an idle machine 1.6x the
+            one-thread steps/s, but with other jobs on the cores far less
+            (waking the second thread between two steps then costs
+            milliseconds: 42k steps/s against 248k serial at load average 1-1.6).
+            Bitboard games only (the array search runs board by board from Python).
 
     Raises:
         ValueError: the agent has a time budget (time budgets stay on the
