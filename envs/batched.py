@@ -131,9 +131,9 @@ class AlphaBetaBatch(BatchOpponent):
             project's 2-core machine: on the same 256 boards called back to
             back, a depth-2 search took 2.1 us a board on 2 threads against
             3.5 us on one; in the env benchmark on an idle machine 1.6x the
-            one-thread steps/s, but with other jobs on the cores far less
-            (waking the second thread between two steps then costs
-            milliseconds: 42k steps/s against 248k serial at load average 1-1.6).
+            one-thread steps/s, with other jobs on the cores anything from 1.2x
+            (280k against 229k) to far less (waking the second thread between two
+            steps can then cost milliseconds: 42k against 248k in one run).
             Bitboard games only (the array search runs board by board from Python).
 
     Raises:
