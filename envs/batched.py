@@ -39,11 +39,25 @@ from search import _batchsearch as bk
 from search import _bitnegamax as bn
 from search import _negamax as nm
 from search._bitsetup import _bit_consts, _bit_settings
-from search._settings import S_ABORTED, S_BRANCHING, S_NODE_LIMIT, S_NODES, S_ORDERING, S_USE_TT, new_settings
+from search._settings import (
+    S_ABORTED,
+    S_ARRAY,
+    S_BIT_EVAL,
+    S_BRANCHING,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_ORDER_DEPTH,
+    S_ORDERING,
+    S_USE_TT,
+    new_settings,
+)
 from search.agents import AlphaBetaAgent
 from search.protocol import is_win_score
 from search.result import MAX_DEPTH
 from search.tt import _ENTRY, TableSizeError, allocate, physical_memory
+
+_UNKNOWN_PLY = 1 << 40
+"""``table_ply`` of a board whose table was never emptied (zeros: a stamp-0 entry of the empty board's key 0)."""
 
 
 class SearchStats(NamedTuple):
@@ -114,11 +128,13 @@ class AlphaBetaBatch(BatchOpponent):
             kernel is not cached: it compiles once per process, 15-30 s).
             None (default): in parallel when numba has more than one thread and
             at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
-            project's 2-core machine, shared with other jobs: in the env
-            benchmark (256 boards, depth 2) 328k steps/s against 189k serial;
-            with the other cores busy it can lose (one isolated run: 23.8 us a
-            board against 8.1).  Bitboard games only (the array search runs
-            board by board from Python).
+            project's 2-core machine: on the same 256 boards called back to
+            back, a depth-2 search took 2.1 us a board on 2 threads against
+            3.5 us on one; in the env benchmark on an idle machine 1.6x the
+            one-thread steps/s, with other jobs on the cores anything from 1.2x
+            (280k against 229k) to far less (waking the second thread between two
+            steps can then cost milliseconds: 42k against 248k in one run).
+            Bitboard games only (the array search runs board by board from Python).
 
     Raises:
         ValueError: the agent has a time budget (time budgets stay on the
@@ -185,6 +201,11 @@ class AlphaBetaBatch(BatchOpponent):
         self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
         self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
         self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
+        # search._twoply: depths 1 and 2 of c4_features on the bitboards, no node budget, the table's and the
+        # ordering's usual settings (the heuristic's ordering score starts deeper than depth 2).
+        t = self.template
+        self.two_ply = bool(0 < self.depth_cap <= 2 and self.node_budget == 0 and hid == bn.HID_C4_FEATURES
+                            and t[S_BIT_EVAL] and not t[S_ARRAY] and t[S_USE_TT] and t[S_ORDERING] and t[S_ORDER_DEPTH] > 2)  # fmt: skip
 
     def _array_buffers(self, agent: AlphaBetaAgent) -> None:
         """Settings and per-board buffers of the array kernel (search._arraysearch._Buffers, one per board)."""
@@ -223,6 +244,9 @@ class AlphaBetaBatch(BatchOpponent):
         self.tt = entries
         self.tt_fields = tuple(entries[field] for field in ("key", "score", "depth", "flag", "move", "stamp"))
         self.generation = np.zeros(n, dtype=np.int64)  # new_episodes makes it 1 (a fresh agent's table, reset once)
+        self.table_ply = np.full(n, _UNKNOWN_PLY, dtype=np.int64)
+        """Per board, the most stones of a root searched since the table was emptied (search._batchsearch: a search
+        two stones further on cannot meet an entry of those); unknown until the first new_episodes."""
 
     def new_episodes(self, boards: np.ndarray, seeds: Sequence[int]) -> None:
         """Reseed the boards' generators and empty their tables, as ``agent.seed(s); agent.reset()`` does."""
@@ -231,6 +255,7 @@ class AlphaBetaBatch(BatchOpponent):
         else:
             _pcg64_states(np.array(seeds, dtype=np.uint64), np.asarray(boards, dtype=np.int64), self.pcg_states)
         self.generation[boards] += 1  # TranspositionTable.forget: a new stamp, no entry touched
+        self.table_ply[boards] = -2  # no search since: every root is two stones past the empty table
         self.moves_made[boards] = 0
         self.cursor[boards] = self.NOISE_ROWS  # drawn afresh from the new generator
         self.searched[boards] = False
@@ -253,7 +278,7 @@ class AlphaBetaBatch(BatchOpponent):
             threads = self.parallel if self.parallel is not None else m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
             kernel = bk._bit_replies_parallel if threads else bk._bit_replies
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
-                   self.frames, self.keys, self.bounds, self.pv_out, *outputs)  # fmt: skip
+                   self.frames, self.keys, self.bounds, self.pv_out, self.two_ply, self.table_ply, *outputs)  # fmt: skip
         else:
             for j in range(m):
                 self._array_search(j, boards, obs, outputs)

@@ -47,7 +47,8 @@ from numba import njit, prange
 from games._bits import _cell_bit
 from games._jit import JIT, JIT_PARALLEL
 from search import _bitnegamax as bn
-from search._settings import S_ARRAY, S_NODES, S_TT_GENERATION
+from search._settings import S_ARRAY, S_BRANCHING, S_NODES, S_TT_GENERATION
+from search._twoply import _two_ply
 from search.engine import MAX_DEPTH
 
 _ZERO = np.uint64(0)
@@ -118,7 +119,7 @@ def _root(j, boards, obs, rules, depth_cap, template, settings, generation, nois
 @njit(**JIT)
 def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-             work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+             work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search pending board ``j`` with the bitboard kernel as engine._bit_search would; write its results at ``j``."""
     # _root without the array board where the search does not read it (S_ARRAY: an array evaluator kept in step)
     b, rows, cols = boards[j], rules.rows, rules.cols
@@ -127,11 +128,26 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
         _board_from_obs(obs[j], rows, cols, board[b], heights[b])
     remaining = rows * cols - ply
     max_depth = min(depth_cap if depth_cap > 0 else remaining, remaining, MAX_DEPTH)
-    s, w, kb = settings[b], work[b], keys[b]
-    s[:] = template
-    s[S_TT_GENERATION] = generation[b]
+    w, kb = work[b], keys[b]
     row = cursor[b]
     cursor[b] = row + 1
+    # _twoply: the same search written out for depths 1 and 2, where no earlier search of the episode can have
+    # stored this search's positions (roots two stones apart: a depth-2 search stores its root and the children).
+    fast = two_ply and max_depth >= 1 and ply >= table_ply[b] + 2
+    table_ply[b] = max(table_ply[b], ply)
+    if fast:
+        const6 = (consts[0], consts[1], consts[2], consts[3], consts[4], consts[5])
+        w12 = (weights_pad[0], weights_pad[1], weights_pad[2], weights_pad[3], weights_pad[4], weights_pad[5],
+               weights_pad[6], weights_pad[7], weights_pad[8], weights_pad[9], weights_pad[10], weights_pad[11])  # fmt: skip
+        move, score, depth, nodes = _two_ply(current, mask, ply, max_depth, template[S_BRANCHING], rules, const6, w12,
+                                             noise[b, row], tt_keys[b, ::1], tt_scores[b, ::1], tt_depths[b, ::1],
+                                             tt_flags[b, ::1], tt_moves[b, ::1], tt_stamps[b, ::1], generation[b],
+                                             w[0:2], w[2:5], kb[0:2])  # fmt: skip
+        out_move[j], out_score[j], out_depth[j], out_nodes[j] = move, score, depth, nodes
+        return
+    s = settings[b]
+    s[:] = template
+    s[S_TT_GENERATION] = generation[b]
     max_ply = w.shape[0] - 2
     at = 2 * cols
     # engine._BitBuffers: no killers yet, history counters zero.  Only what this search can read is reset:
@@ -156,21 +172,21 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
 @njit(**JIT)
 def _bit_replies(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search every pending board with the bitboard kernel, one after the other."""
     for j in range(boards.shape[0]):
         _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip
 
 
 @njit(**JIT_PARALLEL)  # cache=False: a parallel kernel (games._jit.JIT_PARALLEL)
 def _bit_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad,  # type: ignore[no-untyped-def]
                           windows, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
-                          board, heights, work, frames, keys, bounds, pv_out, out_move, out_score, out_depth,
-                          out_nodes):  # fmt: skip
+                          board, heights, work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score,
+                          out_depth, out_nodes):  # fmt: skip
     """:func:`_bit_replies` with the boards spread over numba's threads (each board touches only its own slices)."""
     for j in prange(boards.shape[0]):  # j is a uint64 here: passed as int64, as in _bit_replies (one compile of _bit_one)
         _bit_one(np.int64(j), boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip
