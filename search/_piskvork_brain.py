@@ -22,12 +22,13 @@ from search.agents import AgentType, make_agent
 from search.errors import SearchError
 from search.warmup import warm_up
 
-DEFAULT_SPEC = "alphabeta:heuristic=mics,radius=2"
-"""The default engine: the Bologna m,n,k project's MICS evaluator over cells near the stones, with a time budget per move.
+DEFAULT_SPEC = "alphabeta"
+"""The default engine: a plain ``alphabeta``, which on these boards plays the m,n,k default setting
+(:data:`search.agents.MNK_DEFAULT`: the Bologna m,n,k project's MICS evaluator over cells within 2 of a stone,
+the 6 best moves at each node), with the turn's time budget.
 
 ``alphabeta:heuristic=gomoku`` plays the gomoku engine (:class:`search.gomoku.GomokuEngine`); it stays off here
-until it measures stronger than this setting at the Gomocup's time limits (at 1 s a move it scored 4 of 18 points
-against the recommended MICS agent from balanced openings on 15,15,5, exact-k 15,15,5 and 20,20,5)."""
+until it measures stronger than this setting at the Gomocup's time limits (see :func:`search.agents.uses_gomoku_engine`)."""
 GOMOKU_K = 5
 """Stones in a row to win unless ``--k`` says otherwise."""
 RULE_EXACT = 1

@@ -51,15 +51,35 @@ check of the opponent's after a candidate move (some 20-70 ms on 15x15; the atta
 games from balanced openings took 5,000 to 65,000 nodes to find, beyond the generic agents' 2,000)."""
 GUARD_CANDIDATES = 16
 """Moves the gomoku engine's threat guard checks at most (the engine's best first) when no clock bounds it."""
-GOMOKU_SOLVE_SHARE = 0.4
-"""Share of a timed gomoku-engine move given to the exact solver first where it fits (``solve_ms`` not given)."""
+SOLVE_SHARE = 0.4
+"""Share of a timed move given to the exact solver first where it fits, ``solve_ms`` not given, for the gomoku
+engine and the m,n,k default setting (:data:`MNK_DEFAULT`)."""
+MNK_DEFAULT = Limit(radius=2, branching=6)
+"""The search settings of a plain ``alphabeta`` on a free board with ``k >= 4`` (heuristic ``mics``, see
+:func:`default_heuristic`): cells within 2 of a stone, the 6 best-ordered moves at each node, and with a time
+budget the exact solver first (:data:`SOLVE_SHARE`) where it fits.  The setting the Bologna tournament replay
+recommends; each key given explicitly replaces its default."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
 
 def default_heuristic(game: KInARow) -> str:
-    """``c4_features`` (the Connect-4 paper's H1) for k = 4, ``windows`` (defined everywhere) otherwise."""
+    """``mics`` on a free board with ``k >= 4`` (see :func:`uses_mnk_default`), else ``c4_features`` (the
+    Connect-4 paper's H1) for k = 4 and ``windows`` (defined everywhere) otherwise."""
+    if uses_mnk_default(game):
+        return "mics"
     return "c4_features" if get_spec("c4_features").refuse(game) is None else "windows"
+
+
+def uses_mnk_default(game: KInARow) -> bool:
+    """True if a plain ``alphabeta`` (no heuristic, no weight file) on ``game`` plays the m,n,k default setting:
+    ``mics`` with :data:`MNK_DEFAULT`, on a board without gravity and ``k >= 4``.
+
+    It is the strongest setting measured on these boards (the guide's recommended agent; the gomoku engine,
+    ``heuristic=gomoku``, stays opt-in until it beats it), so env opponents, Piskvork and tournament runs get it
+    without a long spec.
+    """
+    return not game.gravity and game.k >= 4
 
 
 def uses_gomoku_engine(game: KInARow, heuristic: Optional[str]) -> bool:
@@ -102,8 +122,9 @@ class AlphaBetaAgent:
         limit: the search budget (:class:`search.budget.Limit`); or give its
             settings as keywords (not both):
         depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
-        branching: q, the number of best-ordered moves searched per node (None: all).
-        radius: m,n,k only: consider cells within this distance of a stone.
+        branching: q, the number of best-ordered moves searched per node (None: all; 6 in the m,n,k default
+            setting, :data:`MNK_DEFAULT`).
+        radius: m,n,k only: consider cells within this distance of a stone (2 in the m,n,k default setting).
         tt_size: transposition-table entries (at most what fits in this
             machine's memory), kept across a game's moves, forgotten by
             :meth:`reset` in O(1).
@@ -126,7 +147,7 @@ class AlphaBetaAgent:
             drawn 5,5,4 is never lost), a proven win is played, else the
             search runs with what is left of ``time_ms``.  None: off (the
             solver's table is 32 MB), but for the gomoku engine with ``time_ms``,
-            which gives the solver :data:`GOMOKU_SOLVE_SHARE` of it.  Ignored where the solver does not fit.
+            and the m,n,k default setting with ``time_ms``, which give the solver :data:`SOLVE_SHARE` of it.  Ignored where the solver does not fit.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -168,6 +189,10 @@ class AlphaBetaAgent:
             own = own.merged_over(tuned.replace(depth=None) if own.bounded else tuned)
         else:
             overrides = dict(weights or {})
+        # the m,n,k default setting's radius and width, where the user chose neither heuristic nor file
+        self._mnk_default = heuristic is None and uses_mnk_default(game)
+        if self._mnk_default:
+            own = own.merged_over(MNK_DEFAULT)
         random_every = check_optional_int("random_every", random_every, low=1)
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
@@ -183,8 +208,11 @@ class AlphaBetaAgent:
         self.random_every = random_every
         self._rng = np.random.default_rng(check_seed(seed))
         self.solve_ms = check_optional_positive("solve_ms", solve_ms)
-        # the gomoku engine plays exactly where the solver fits (a small board's known draw is never lost)
-        self._solver = _solver_for(game) if self.solve_ms is not None or self.gomoku is not None else None
+        # the gomoku engine and the timed m,n,k default play exactly where the solver fits (a small board's known
+        # draw is never lost)
+        self._solve_share = SOLVE_SHARE if self.gomoku is not None or self._mnk_default else None
+        timed_share = self._solve_share is not None and self.limit.time_ms is not None
+        self._solver = _solver_for(game) if self.solve_ms is not None or timed_share else None
         self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
@@ -213,8 +241,8 @@ class AlphaBetaAgent:
         started = time.perf_counter()
         limit = self.limit
         solve_ms = self.solve_ms
-        if solve_ms is None and self.gomoku is not None and limit.time_ms is not None:
-            solve_ms = GOMOKU_SOLVE_SHARE * limit.time_ms
+        if solve_ms is None and self._solve_share is not None and limit.time_ms is not None:
+            solve_ms = self._solve_share * limit.time_ms
         if self._solver is not None and solve_ms is not None:
             exact = exact_move(self._solver, position, solve_ms, self._rng)
             if exact is not None:  # the solver decided the position (or proved a win) in time: play it
