@@ -120,3 +120,15 @@ def _leaves_a_vcf(position: object, move: int) -> bool:
     after = position.copy()  # type: ignore[attr-defined]
     after.play(move)
     return find_vcf(after).win
+
+
+def test_no_iteration_starts_past_the_soft_share() -> None:
+    """``soft_share`` (and ``stretch_share``) 0: only the first iteration runs; the defaults start more."""
+    game = MNK(15, 15, 5)
+    engine = GomokuEngine(game, tt_bits=12)
+    position = game.position([112, 113, 97])
+    engine.search(position, Limit(depth=2))  # compile first
+    engine.soft_share = engine.stretch_share = 0.0
+    assert engine.search(position, Limit(time_ms=300)).depth == 1
+    engine.soft_share, engine.stretch_share = 0.5, 0.7
+    assert engine.search(position, Limit(time_ms=300)).depth >= 3
