@@ -67,7 +67,7 @@ EXACT, LOWER, UPPER = 1, 2, 3
  C_VCT_NODES) = range(17)  # fmt: skip
 C_SIZE = 20
 VCT_PLIES = 11
-"""Longest opponent VCT the in-tree check looks for (:func:`_their_vct`), in plies."""
+"""Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 _BIG = 1e12
 INITIATIVE = 1.5
 """Weight of the side to move's own cell values against the opponent's in the engine's static value (1 would be
