@@ -44,7 +44,9 @@ from heuristics._gomoku_state import (
     CLASS_OPEN_THREE,
     CLASS_WIN,
     G_COLS,
+    G_EXACT,
     G_HALF,
+    G_K,
     G_ROWS,
     M_CANDIDATES,
     M_COUNTS,
@@ -55,13 +57,17 @@ from heuristics._gomoku_state import (
     _unmake,  # fmt: skip
 )
 from search._negamax import _now
+from search._tss import _threat_search
 
 WIN = 1e15
 MAX_PLY = 128
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
- C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW) = range(14)  # fmt: skip
-C_SIZE = 16
+ C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
+ C_VCT_NODES) = range(17)  # fmt: skip
+C_SIZE = 20
+VCT_PLIES = 11
+"""Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 _BIG = 1e12
 INITIATIVE = 1.5
 """Weight of the side to move's own cell values against the opponent's in the engine's static value (1 would be
@@ -215,6 +221,27 @@ def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-u
                 ctl[C_THREAT_DEPTH] = plies
             return WIN - ply - plies
     return _evaluate(st, colour)
+
+
+@njit(**JIT_RECURSIVE)
+def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[no-untyped-def]
+    """Plies to a win by fours and threes (VCT, :mod:`search._tss`) for ``colour`` to move within the node
+    budget ``ctl[C_VCT_BUDGET]``, or -1; a search that found nothing is remembered by the position's key."""
+    ctl = ctx[0]
+    memo = key ^ np.int64(8)
+    if _failed_before(ctx, memo):
+        return -1
+    geo = cfg[0]
+    empty = st[0].shape[0] - st[6][M_STONES]
+    depth = min(VCT_PLIES, empty)
+    pv = np.zeros(depth + 1, dtype=np.int64)
+    plies, used = _threat_search(st[0], geo[G_ROWS], geo[G_COLS], geo[G_K], geo[G_EXACT], colour + 1, depth,
+                                 ctl[C_VCT_BUDGET], True, pv)  # fmt: skip
+    ctl[C_VCT_NODES] += used
+    if plies > 0:
+        return plies
+    _remember_failure(ctx, memo)
+    return -1
 
 
 @njit(**JIT_RECURSIVE)
@@ -387,6 +414,14 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
+    if 0 < ply <= ctl[C_VCT_PLY] and ctl[C_VCT_BUDGET] > 0:
+        # the opponent's attack built from threes, which the search's fours-only VCF cannot see: a move that
+        # allows one is lost, whatever the depth (the agent's guard would only catch it after the search)
+        plies = _vct_win(st, cfg, ctx, colour, key)
+        if plies > 0:
+            if plies > ctl[C_THREAT_DEPTH]:
+                ctl[C_THREAT_DEPTH] = plies
+            return WIN - ply - plies
     if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
         # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
         slot = _probe(tt, key) if ctl[C_USE_TT] else -1

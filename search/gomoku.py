@@ -65,10 +65,24 @@ HORIZON_VCF = 24
 """Fours each horizon VCF may try."""
 SHALLOW_VCF = 300
 """Fours the VCF of each node one or two plies from the root may try (a move leaving the opponent a VCF loses)."""
+IN_TREE_VCT = 0
+"""Moves the in-tree check of the side to move's VCT (one ply from the root: the opponent's, after each root move)
+may try."""
+IN_TREE_VCT_PLY = 1
+"""Deepest ply of the in-tree VCT check (1: the root's children only)."""
 WIDTH = 8
 """Moves searched per interior node (best-ordered first); 0 searches all."""
 ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
+SOFT_SHARE = 0.5
+"""Share of a timed move after which no new iteration starts.  The agent's threat check after the search gets what
+the engine leaves: 0.6 (0.8 when the move changed, with :data:`FIRST_SHARE` 0.5) reached a ply deeper at 1 s on
+15,15,5 but scored 5 and 2 points of 18 and 12 against the recommended agent, where these values scored 7 and 9."""
+STRETCH_SHARE = 0.7
+"""The same when the best move changed in the last iteration (the move is not settled: spend more)."""
+FIRST_SHARE = 1.0
+"""Share of an iteration's predicted cost (the last one's times its growth) that must fit before the deadline
+for it to start: an iteration cut after its first root move still counts (that move searched deeper)."""
 
 
 CLOCK_READ_S = 5e-4
@@ -156,8 +170,11 @@ class GomokuEngine:
                     np.zeros(1 << 16, np.int64))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
         self.horizon_vcf = HORIZON_VCF
+        self.vct_budget = IN_TREE_VCT
+        self.vct_ply = IN_TREE_VCT_PLY
         self.shallow_vcf = SHALLOW_VCF if game.k <= 6 else SHALLOW_VCF // 10
         self.aspiration = ASPIRATION
+        self.soft_share, self.stretch_share, self.first_share = SOFT_SHARE, STRETCH_SHARE, FIRST_SHARE
         self.late = 0.0
         """Seconds the last timed searches returned after their hard deadline (decaying max; the margin's measured term)."""
         self.node_seconds = 0.0
@@ -204,6 +221,7 @@ class GomokuEngine:
         ctl[gs.C_NODE_LIMIT] = limit.nodes or 0
         ctl[gs.C_VCF_BUDGET] = self.horizon_vcf
         ctl[gs.C_VCF_SHALLOW] = self.shallow_vcf
+        ctl[gs.C_VCT_BUDGET], ctl[gs.C_VCT_PLY], ctl[gs.C_VCT_NODES] = self.vct_budget, self.vct_ply, 0
         ctl[gs.C_TIME_MASK] = clock_mask(self.node_seconds)
         if limit.branching:
             ctl[gs.C_WIDTH] = limit.branching
@@ -211,7 +229,7 @@ class GomokuEngine:
         if limit.time_ms is not None:
             budget = limit.time_ms / 1000.0
             hard = started + budget - safety_margin(self.game, limit.time_ms, self.late)
-            soft, stretch = started + 0.5 * budget, started + 0.7 * budget
+            soft, stretch = started + self.soft_share * budget, started + self.stretch_share * budget
         self.ctx[1][0] = hard
         result = self._phases(position, limit, colour, started, soft, stretch, hard)
         if np.isfinite(hard) and self.node_seconds > 0.0:  # a first search may compile the kernels: not lateness
@@ -261,7 +279,7 @@ class GomokuEngine:
         last_cost, growth, changed = 0.0, 4.0, False
         for depth in range(1, max_depth + 1):
             begun = time.perf_counter()
-            if depth > 1 and (begun > (stretch if changed else soft) or begun + last_cost * growth > hard_stop):
+            if depth > 1 and (begun > (stretch if changed else soft) or begun + self.first_share * last_cost * growth > hard_stop):
                 break
             score, index, done = self._iteration(depth, best_score, colour, moves, scores, count)
             if done == 0 or (self.ctx[0][gs.C_ABORTED] and index != 0 and scores[index] <= scores[0]):

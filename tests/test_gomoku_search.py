@@ -215,3 +215,45 @@ def test_the_engine_plays_exactly_where_the_solver_fits() -> None:
     timeless = make_agent("alphabeta:heuristic=gomoku,depth=2", game)
     timeless.select_move(position)
     assert timeless.last_result.depth <= 2  # without a clock there is no share to give the solver
+
+
+def _root_value(engine: GomokuEngine, position: Position, move: int, depth: int, vct_budget: int) -> float:
+    """The engine's value of the root move ``move`` searched ``depth`` plies with the in-tree VCT check's budget."""
+    engine.reset()
+    engine.sync(position)
+    ctl = engine.ctx[0]
+    ctl[gs.C_ABORTED] = ctl[gs.C_NODE_LIMIT] = 0
+    ctl[gs.C_VCT_BUDGET], ctl[gs.C_VCT_PLY] = vct_budget, 1
+    engine.ctx[1][0] = np.inf
+    moves, scores = np.array([move], np.int32), np.zeros(1)
+    score, _, done = gs._root(engine.st, engine.cfg, engine.tt, engine.ctx, depth, -np.inf, np.inf,
+                              position.to_move, moves, scores, 1)  # fmt: skip
+    assert done == 1
+    return float(score)
+
+
+def test_the_in_tree_vct_check_scores_a_move_that_allows_one_as_lost() -> None:
+    """After e9 the opponent wins by threes (a VCT), which the search's fours-only VCF misses: with the check
+    one ply below the root, e9 is a proved loss; without it, an evaluation."""
+    position = _VCT_GAME.position(_VCT_MOVES)
+    e9 = _VCT_GAME.parse_move("e9")
+    engine = GomokuEngine(_VCT_GAME, tt_bits=12)
+    checked = _root_value(engine, position, e9, 2, 20_000)
+    assert checked <= -gs.LOST and int(engine.ctx[0][gs.C_VCT_NODES]) > 0
+    assert abs(_root_value(engine, position, e9, 2, 0)) < gs.LOST
+
+
+def test_the_in_tree_vct_check_changes_nothing_without_threats() -> None:
+    """Sparse positions (no attack of threes for anyone): the search with the check equals the one without."""
+    game = MNK(15, 15, 5)
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        position = game.position()
+        for cell in rng.choice(game.n_cells, size=4, replace=False):
+            position.play(int(cell))
+        results = []
+        for budget in (0, 2_000):
+            engine = GomokuEngine(game, tt_bits=14)
+            engine.vct_budget = budget
+            results.append(engine.search(position, Limit(depth=3)))
+        assert (results[0].move, results[0].score, results[0].nodes) == (results[1].move, results[1].score, results[1].nodes)

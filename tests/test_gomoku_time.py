@@ -60,7 +60,7 @@ def test_the_clock_is_read_about_every_half_millisecond(seconds_per_node: float,
 
 def test_the_engine_measures_its_node_cost_and_keeps_its_lateness() -> None:
     game = MNK(15, 15, 5)
-    engine = GomokuEngine(game, tt_bits=12)
+    engine = GomokuEngine(game, tt_bits=12, width=8)  # wide enough for 1,000 nodes at depth 4
     assert engine.node_seconds == 0.0 and engine.late == 0.0
     engine.late = 0.2
     result = engine.search(game.position([112]), Limit(depth=4))
@@ -120,3 +120,15 @@ def _leaves_a_vcf(position: object, move: int) -> bool:
     after = position.copy()  # type: ignore[attr-defined]
     after.play(move)
     return find_vcf(after).win
+
+
+def test_no_iteration_starts_past_the_soft_share() -> None:
+    """``soft_share`` (and ``stretch_share``) 0: only the first iteration runs; the defaults start more."""
+    game = MNK(15, 15, 5)
+    engine = GomokuEngine(game, tt_bits=12)
+    position = game.position([112, 113, 97])
+    engine.search(position, Limit(depth=2))  # compile first
+    engine.soft_share = engine.stretch_share = 0.0
+    assert engine.search(position, Limit(time_ms=300)).depth == 1
+    engine.soft_share, engine.stretch_share = 0.5, 0.7
+    assert engine.search(position, Limit(time_ms=300)).depth >= 3
