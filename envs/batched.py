@@ -35,6 +35,7 @@ from envs._seeding import _draw_rows, _pcg64_states, reseed
 from games import KInARow
 from games._bits import fits as bits_fit
 from games.position import _zobrist
+from heuristics._c4_bits import lanes_for
 from search import _batchsearch as bk
 from search import _bitnegamax as bn
 from search import _negamax as nm
@@ -201,6 +202,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
         self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
         self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
+        self.values = np.zeros((n, lanes_for(cols)), dtype=np.float64)
         # search._twoply: depths 1 and 2 of c4_features on the bitboards, no node budget, the table's and the
         # ordering's usual settings (the heuristic's ordering score starts deeper than depth 2).
         t = self.template
@@ -278,7 +280,7 @@ class AlphaBetaBatch(BatchOpponent):
             threads = self.parallel if self.parallel is not None else m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
             kernel = bk._bit_replies_parallel if threads else bk._bit_replies
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
-                   self.frames, self.keys, self.bounds, self.pv_out, self.two_ply, self.table_ply, *outputs)  # fmt: skip
+                   self.frames, self.keys, self.bounds, self.pv_out, self.values, self.two_ply, self.table_ply, *outputs)  # fmt: skip
         else:
             for j in range(m):
                 self._array_search(j, boards, obs, outputs)

@@ -52,7 +52,7 @@ nodes/s (``scripts/bench_mnk.py``).  Helpers of scalars and tuples (the bitboard
 masks) are plain ``JIT``: LLVM inlines them as well, without the compile cost; one exception, mics'
 ``_class_of``, measured (its comment says)."""
 
-INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_features.py", "heuristics/_gomoku_state.py",
+INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_bits.py", "heuristics/_c4_features.py", "heuristics/_gomoku_state.py",
                    "heuristics/_lines.py",
                    "heuristics/_mics.py", "heuristics/_mics_lines.py", "heuristics/_threats.py")  # fmt: skip
 """The only files whose kernels use :data:`JIT_INLINE`."""
