@@ -30,8 +30,11 @@ square of each column)::
 The features do not depend on which way a line is walked (a run's two ends,
 a window's mirror image are the same feature), so one shift per line
 orientation finds what the array kernel finds from its anchors.  Counts,
-own minus opponent's, are weighted by ``_c4_features._weighted_sum``: the two
-kernels return the same float, bit for bit (the tests compare them).
+own minus opponent's, are weighted in ``_c4_features._weighted_sum``'s order
+(written out in :func:`_value`): the two kernels return the same float, bit
+for bit (the tests compare them).  :func:`_evaluate_columns` evaluates the
+position plus one stone in each column at once, vectorized over the columns
+(a search's leaves below one node).
 
 Shift amounts reach ``3 * (rows + 2)``, so callers use this kernel only for
 ``rows <= 19`` (:func:`fits`).

@@ -53,6 +53,16 @@ What the general search does at these depths, and how it is kept here
   still written, so that a later search that is not eligible (a position
   searched twice) reads the table the general search would have left.
 
+* **A node's leaves are evaluated at once.**  The leaves below the root
+  (iteration 1) and below each child are the node's position plus one stone
+  in each column: :func:`heuristics._c4_bits._evaluate_columns` evaluates
+  them all in one vectorized pass (about the cost of one or two evaluations
+  one by one), and the ordered loop reads the values, stopping at a cutoff as
+  before.  The values are the scalar evaluator's, to the bit.
+* **The table slots are prefetched.**  A batch's tables are megabytes (one
+  per board), so a store mostly misses the caches: the root's and the
+  children's slots are known at the start and asked for then.
+
 The stores go to the table in the general search's order except that
 iteration 1's root entry is written only when the root is not stored
 again at the end (the same slot, overwritten before anything reads it).
