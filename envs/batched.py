@@ -26,6 +26,7 @@ that dispatches itself: the interface is small on purpose.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, NamedTuple, Optional, Sequence
 
 import numba
@@ -35,6 +36,7 @@ from envs._seeding import _draw_rows, _pcg64_states, reseed
 from games import KInARow
 from games._bits import fits as bits_fit
 from games.position import _zobrist
+from heuristics._c4_bits import lanes_for
 from search import _batchsearch as bk
 from search import _bitnegamax as bn
 from search import _negamax as nm
@@ -126,14 +128,15 @@ class AlphaBetaBatch(BatchOpponent):
         n: number of boards.
         parallel: search the boards on numba's threads (``numba.prange``; that
             kernel is not cached: it compiles once per process, 15-30 s).
-            None (default): in parallel when numba has more than one thread and
-            at least :attr:`PARALLEL_FROM` boards are pending.  Measured on the
-            project's 2-core machine: on the same 256 boards called back to
-            back, a depth-2 search took 2.1 us a board on 2 threads against
-            3.5 us on one; in the env benchmark on an idle machine 1.6x the
-            one-thread steps/s, with other jobs on the cores anything from 1.2x
-            (280k against 229k) to far less (waking the second thread between two
-            steps can then cost milliseconds: 42k against 248k in one run).
+            None (default): when numba has more than one thread and at least
+            :attr:`PARALLEL_FROM` boards are pending, whichever of the two
+            measured fewer seconds per board in this batch's own calls (the
+            slower way is measured again now and then).  On the project's
+            2-core machine threads paid on an idle machine (1.6x the
+            one-thread steps/s) and lost badly under other jobs' load (waking
+            the second thread between two steps then cost milliseconds: 44k
+            steps/s against 370k on one thread in one run), so no fixed
+            choice is right for both.
             Bitboard games only (the array search runs board by board from Python).
 
     Raises:
@@ -144,6 +147,10 @@ class AlphaBetaBatch(BatchOpponent):
 
     PARALLEL_FROM = 64
     """Fewest pending boards searched on several threads when ``parallel`` is None (small batches skip the compile)."""
+    RETRY_EVERY = 16
+    """With ``parallel`` None, the slower way (threads or not) is measured again after this many calls at first."""
+    RETRY_MAX = 1024
+    """The longest interval between two measurements of the slower way."""
     NOISE_ROWS = 8
     """Root noise rows drawn per generator call (one call per 8 searches instead of one per search)."""
 
@@ -183,6 +190,10 @@ class AlphaBetaBatch(BatchOpponent):
         self.nodes = np.zeros(n, dtype=np.int64)
         self.score = np.zeros(n, dtype=np.float64)
         self.searched = np.zeros(n, dtype=bool)
+        self._retry = self._until_retry = self.RETRY_EVERY
+        self._tried = [0, 0]
+        self._seconds_per_board = [0.0, 0.0]
+        """Measured seconds per board of a call on one thread and on numba's threads (0: not yet), for ``parallel`` None."""
 
     def _bit_buffers(self, agent: AlphaBetaAgent) -> None:
         """Settings and per-board work arrays of the bitboard kernel (a search._bitsearcher.BitSearcher's, one per board)."""
@@ -201,6 +212,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.keys = np.zeros((n, max_ply + 1, cols), dtype=np.float64)
         self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
         self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
+        self.values = np.zeros((n, lanes_for(cols)), dtype=np.float64)
         # search._twoply: depths 1 and 2 of c4_features on the bitboards, no node budget, the table's and the
         # ordering's usual settings (the heuristic's ordering score starts deeper than depth 2).
         t = self.template
@@ -275,10 +287,14 @@ class AlphaBetaBatch(BatchOpponent):
         tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
-            threads = self.parallel if self.parallel is not None else m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
+            adaptive = self.parallel is None and m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
+            threads = self._pick_threads() if adaptive else bool(self.parallel)
             kernel = bk._bit_replies_parallel if threads else bk._bit_replies
+            begin = time.perf_counter()
             kernel(boards, obs, *common, self.consts, self.weights, self.weights_pad, self.windows, *tables, self.work,
-                   self.frames, self.keys, self.bounds, self.pv_out, self.two_ply, self.table_ply, *outputs)  # fmt: skip
+                   self.frames, self.keys, self.bounds, self.pv_out, self.values, self.two_ply, self.table_ply, *outputs)  # fmt: skip
+            if adaptive:
+                self._timed(threads, (time.perf_counter() - begin) / m)
         else:
             for j in range(m):
                 self._array_search(j, boards, obs, outputs)
@@ -286,6 +302,36 @@ class AlphaBetaBatch(BatchOpponent):
         self.depth[boards], self.nodes[boards], self.score[boards] = out_depth, out_nodes, out_score + 0.0
         self.searched[boards] = True
         return replies
+
+    def _pick_threads(self) -> bool:
+        """Whether this call searches on numba's threads (``parallel`` None): the way that measured faster per board.
+
+        Each way is tried until it has a measurement past its first call (which may compile); then the faster
+        one is taken and the other is measured again after :attr:`RETRY_EVERY` calls, an interval that doubles
+        (up to :attr:`RETRY_MAX`) each time the other way is still slower, so a change in the machine's load
+        changes the choice without a loaded machine paying for many slow tries.
+        """
+        serial, threaded = self._seconds_per_board
+        if serial == 0.0 or threaded == 0.0:
+            return serial != 0.0  # the unmeasured way (serial first)
+        faster = threaded < serial
+        self._until_retry -= 1
+        return faster != (self._until_retry <= 0)
+
+    def _timed(self, threads: bool, seconds: float) -> None:
+        """Keep a call's seconds per board for its way (a way's first call, which may compile, is left out)."""
+        way = int(threads)
+        self._tried[way] += 1
+        if self._tried[way] == 1:
+            return
+        rates = self._seconds_per_board
+        retried = self._until_retry <= 0 and 0.0 not in rates and (rates[1] < rates[0]) != threads
+        # The way in use averages its calls; a retried way's one call replaces its old figure (the load has changed)
+        rates[way] = seconds if rates[way] == 0.0 or retried else 0.75 * rates[way] + 0.25 * seconds
+        if retried:  # the slower way measured again: still slower, wait twice as long for the next try
+            still_slower = (rates[1] < rates[0]) != threads
+            self._retry = min(2 * self._retry, self.RETRY_MAX) if still_slower else self.RETRY_EVERY
+            self._until_retry = self._retry
 
     def _array_search(self, j: int, boards: np.ndarray, obs: np.ndarray, outputs: tuple[np.ndarray, ...]) -> None:
         """Board ``boards[j]`` searched by the array kernel, iteration by iteration as search._arraysearch._array_search does.

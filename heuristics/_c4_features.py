@@ -257,9 +257,9 @@ def _weighted_sum(weights, counts):  # type: ignore[no-untyped-def]
     """``sum(weights[i] * counts[i])`` in index order.
 
     counts : 12 integers (an array or a tuple), signed feature counts in SPEC
-    order.  Every evaluator of these features (this array kernel and the
-    bitboard kernel of ``_c4_bits``) combines its counts here, so they agree
-    to the last bit whatever the weights.
+    order.  Every evaluator of these features combines its counts in this
+    order (this array kernel here, the bitboard kernel of ``_c4_bits`` in the
+    same sum written out), so they agree to the last bit whatever the weights.
     """
     total = 0.0
     for i in range(N_FEATURES):

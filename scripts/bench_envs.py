@@ -16,7 +16,8 @@ Rows, all Connect-4 6x7 with uniformly random legal agent actions:
    table of 4,096 slots per board), whose replies are searched for all
    boards in one numba call (:mod:`envs.batched`), and its ratio to row 4's
    depth-2 single env, measured in the same run (goal: >= 16x): searched on
-   one thread, then on numba's threads (the default for 64 boards or more).
+   one thread, then the default (from 64 boards, on numba's threads where
+   the batch measured them faster than one thread in its own calls).
 6. optional: Pgx's ``connect_four`` and ``tic_tac_toe`` against our batched
    env on the same games and batch sizes (``--pgx-boards``), in plies per
    second (goal: >= 2x Pgx); the methodology is in :mod:`scripts._pgx_bench`.
@@ -208,7 +209,7 @@ def measure(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
          batched_run(args.seed, args.num_envs, depth2(args.num_envs, parallel=False))),  # fmt: skip
     ]
     if not cpu:
-        ours.append((f"the same, boards searched on {numba.get_num_threads()} numba threads (the default)", "",
+        ours.append((f"the same, the default: {numba.get_num_threads()} numba threads where they measure faster", "",
                      batched_run(args.seed, args.num_envs, "alphabeta:depth=2,tt=4096")))  # fmt: skip
     for _, _, run in ours:
         run(0.0)  # at least one episode: compiles or loads every kernel

@@ -35,7 +35,8 @@ noise : float64[n, r, n_actions] root tie-break noise (already scaled), cursor :
     ``noise[b]`` the next search takes (advanced here)
 board : int8[n, cells], heights : int32[n, cols] (scratch, rebuilt from ``obs``)
 work : int64[n, *work_shape], frames : uint64[n, max_ply + 1, 3], keys : float64[n, max_ply + 1, cols],
-    bounds : float64[n, max_ply + 1, 4], pv_out : int64[n, max_ply + 2]
+    bounds : float64[n, max_ply + 1, 4], pv_out : int64[n, max_ply + 2],
+    values : float64[n, heuristics._c4_bits.lanes_for(cols)] (the written-out search's leaf values, scratch)
 out_move, out_depth, out_nodes : int64[m], out_score : float64[m]
 """
 
@@ -119,7 +120,7 @@ def _root(j, boards, obs, rules, depth_cap, template, settings, generation, nois
 @njit(**JIT)
 def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-             work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+             work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search pending board ``j`` with the bitboard kernel as engine._bit_search would; write its results at ``j``."""
     # _root without the array board where the search does not read it (S_ARRAY: an array evaluator kept in step)
     b, rows, cols = boards[j], rules.rows, rules.cols
@@ -142,7 +143,7 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
         move, score, depth, nodes = _two_ply(current, mask, ply, max_depth, template[S_BRANCHING], rules, const6, w12,
                                              noise[b, row], tt_keys[b, ::1], tt_scores[b, ::1], tt_depths[b, ::1],
                                              tt_flags[b, ::1], tt_moves[b, ::1], tt_stamps[b, ::1], generation[b],
-                                             w[0:2], w[2:5], kb[0:2])  # fmt: skip
+                                             w[0:2], w[2:5], kb[0:2], values[b])  # fmt: skip
         out_move[j], out_score[j], out_depth[j], out_nodes[j] = move, score, depth, nodes
         return
     s = settings[b]
@@ -172,21 +173,21 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
 @njit(**JIT)
 def _bit_replies(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,  # type: ignore[no-untyped-def]
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
+                 work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search every pending board with the bitboard kernel, one after the other."""
     for j in range(boards.shape[0]):
         _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+                 work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip
 
 
 @njit(**JIT_PARALLEL)  # cache=False: a parallel kernel (games._jit.JIT_PARALLEL)
 def _bit_replies_parallel(boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad,  # type: ignore[no-untyped-def]
                           windows, tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor,
-                          board, heights, work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score,
+                          board, heights, work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score,
                           out_depth, out_nodes):  # fmt: skip
     """:func:`_bit_replies` with the boards spread over numba's threads (each board touches only its own slices)."""
     for j in prange(boards.shape[0]):  # j is a uint64 here: passed as int64, as in _bit_replies (one compile of _bit_one)
         _bit_one(np.int64(j), boards, obs, rules, depth_cap, node_budget, template, settings, consts, weights, weights_pad, windows,
                  tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
-                 work, frames, keys, bounds, pv_out, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip
+                 work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score, out_depth, out_nodes)  # fmt: skip

@@ -53,6 +53,16 @@ What the general search does at these depths, and how it is kept here
   still written, so that a later search that is not eligible (a position
   searched twice) reads the table the general search would have left.
 
+* **A node's leaves are evaluated at once.**  The leaves below the root
+  (iteration 1) and below each child are the node's position plus one stone
+  in each column: :func:`heuristics._c4_bits._evaluate_columns` evaluates
+  them all in one vectorized pass (about the cost of one or two evaluations
+  one by one), and the ordered loop reads the values, stopping at a cutoff as
+  before.  The values are the scalar evaluator's, to the bit.
+* **The table slots are prefetched.**  A batch's tables are megabytes (one
+  per board), so a store mostly misses the caches: the root's and the
+  children's slots are known at the start and asked for then.
+
 The stores go to the table in the general search's order except that
 iteration 1's root entry is written only when the root is not stored
 again at the end (the same slot, overwritten before anything reads it).
@@ -65,7 +75,8 @@ consts : (uint64,) * 6, heuristics._c4_bits' constants; weights : (float64,) * 1
 noise : float64[>= cols], the root's tie-break noise (already scaled)
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
     (the board's table); generation : the table's current stamp
-moves : int64[2, cols], ties : int64[3, cols] (row 2: the history counters of ply 1), keys : float64[2, cols]: scratch
+moves : int64[2, cols], ties : int64[3, cols] (row 2: the history counters of ply 1), keys : float64[2, cols],
+    values : float64[heuristics._c4_bits.lanes_for(cols)]: scratch
 """
 
 from __future__ import annotations
@@ -75,8 +86,8 @@ from numba import njit
 
 from games._bits import _winning_cells
 from games._jit import JIT
-from heuristics._c4_bits import C_BOARD, C_BOTTOM, _evaluate_bits
-from search._bitops import _clip, _column, _first_column, _tt_slot
+from heuristics._c4_bits import C_BOARD, C_BOTTOM, _evaluate_columns
+from search._bitops import _clip, _column, _first_column, _prefetch, _tt_slot
 from search._negamax import _BLOCK_BONUS, _KILLER_BONUS, _TT_BONUS, EXACT, LOWER, UPPER, _to_tt
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE
 
@@ -131,7 +142,7 @@ def _store(tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, key, sc
 
 @njit(**JIT)
 def _two_ply(current, mask, stones, max_depth, q, rules, consts, weights, noise, tt_keys, tt_scores, tt_depths,  # type: ignore[no-untyped-def]
-             tt_flags, tt_moves, tt_stamps, generation, moves, ties, keys):  # fmt: skip
+             tt_flags, tt_moves, tt_stamps, generation, moves, ties, keys, values):  # fmt: skip
     """``(move, score, depth, nodes)`` of the bitboard search to ``max_depth`` (1 or 2) with c4_features on the
     bitboards, no node or time budget, no probe able to hit an earlier search's entry (see the module docstring)."""
     assert 1 <= max_depth <= 2
@@ -147,19 +158,25 @@ def _two_ply(current, mask, stones, max_depth, q, rules, consts, weights, noise,
     threats = _winning_cells(opponent, rules) & (full & ~mask)  # the opponent's winning squares
     blocks = threats & playable
     key = current + mask
+    # The slots this search may store to (the root, each child): asked for now, they arrive during the evaluations.
+    size = tt_keys.shape[0]
+    _prefetch(tt_keys, _tt_slot(key, size))
+    if max_depth == 2:
+        for col in range(cols):
+            square = playable & _column(rows, col)
+            if square != _ZERO:
+                _prefetch(tt_keys, _tt_slot(opponent + (mask | square), size))
 
     # Iteration 1: every move a leaf, no cutoff (full window), no table move (nothing to hit).
     n = _order(playable, blocks, -1, -1, -1, 0, rows, cols, noise, ties, moves, keys)
     count = q if 0 < q < n else n
+    if stones + 1 < cells:  # every child's evaluation at once (see the module docstring)
+        _evaluate_columns(opponent, mask, playable, rows, cols, consts, weights, values)
     best, best_move = -np.inf, -1
     for j in range(count):
         col = moves[0, j]
         nodes += 1
-        if stones + 1 == cells:
-            score = 0.0
-        else:
-            child_mask = mask | (playable & _column(rows, col))
-            score = -_clip(_evaluate_bits(opponent, child_mask, rows, consts, weights), HEURISTIC_LIMIT)
+        score = 0.0 if stones + 1 == cells else -_clip(values[col], HEURISTIC_LIMIT)
         if score > best:
             best, best_move = score, col
     if max_depth == 1:
@@ -206,15 +223,13 @@ def _two_ply(current, mask, stones, max_depth, q, rules, consts, weights, noise,
                 child_blocks = _winning_cells(theirs, rules) & (full & ~child_mask) & child_playable
                 m = _order(child_playable, child_blocks, -1, killer, killer_2, 1, rows, cols, noise, ties, moves, keys)
                 leaves = q if 0 < q < m else m
+                if stones + 2 < cells:  # every leaf's evaluation at once, whatever the cutoff leaves unread
+                    _evaluate_columns(theirs, child_mask, child_playable, rows, cols, consts, weights, values)
                 child_best = -np.inf
                 for i in range(leaves):
                     leaf = moves[1, i]
                     child_nodes += 1
-                    if stones + 2 == cells:
-                        score = 0.0
-                    else:
-                        square = child_playable & _column(rows, leaf)
-                        score = -_clip(_evaluate_bits(theirs, child_mask | square, rows, consts, weights), HEURISTIC_LIMIT)
+                    score = 0.0 if stones + 2 == cells else -_clip(values[leaf], HEURISTIC_LIMIT)
                     if score > child_best:
                         child_best, child_move = score, leaf
                         if score > alpha and score >= beta:  # cutoff: a killer, and the history counter

@@ -110,6 +110,29 @@ def test_boards_searched_on_threads_get_the_same_replies() -> None:
     assert results[0] == results[1]
 
 
+def test_the_default_takes_the_way_that_measured_faster_and_retries_the_other_ever_more_rarely() -> None:
+    """parallel=None: serial, then threads, each until measured past its first call; then the faster way, the slower
+    one measured again after RETRY_EVERY calls, twice as long after each confirmation, and taken once it wins."""
+    batch = AlphaBetaBatch(make_agent("alphabeta:depth=2,tt=16", CONNECT4), 2)  # type: ignore[arg-type]
+    every = AlphaBetaBatch.RETRY_EVERY
+
+    def calls(count: int, serial: float, threaded: float) -> list[int]:
+        """The calls (0-based) that took the threads, of ``count`` calls at these seconds per board."""
+        taken = []
+        for i in range(count):
+            threads = batch._pick_threads()
+            batch._timed(threads, threaded if threads else serial)
+            taken += [i] if threads else []
+        return taken
+
+    assert calls(4, 1.0, 2.0) == [2, 3]  # serial twice, threads twice (each way's first call is not kept)
+    assert calls(3 * every, 1.0, 2.0) == [every - 1, 3 * every - 1]  # threads slower: tried after 16 calls, then 32
+    assert batch._retry == 4 * every
+    taken = calls(4 * every + every, 1.0, 0.1)  # the machine got idle: the next try finds threads faster
+    # threads from then on; serial tried again after 16 calls (the interval starts over), still slower: 32 next
+    assert taken == list(range(4 * every - 1, 5 * every - 1)) and batch._retry == 2 * every
+
+
 def test_noise_drawn_ahead_is_the_noise_drawn_per_search() -> None:
     """The batch draws 8 searches' root noise at once; the agent one search at a time: the same doubles."""
     ahead, one_by_one = np.random.default_rng(5), np.random.default_rng(5)

@@ -27,7 +27,7 @@ def test_the_cpu_clock_runs_the_one_thread_rows_and_restores_the_threads(capsys:
     out = capsys.readouterr().out
     assert seen == [1] and numba.get_num_threads() == threads  # one thread while measuring, the old count after
     assert "batched vector env, 2 boards, alphabeta:depth=2 opponent, one thread" in out
-    assert "numba threads (the default)" not in out and "Pgx" not in out.replace("no threaded or Pgx rows", "")
+    assert "the default: " not in out and "Pgx" not in out.replace("no threaded or Pgx rows", "")
     assert "per second of this process's CPU time" in out
     assert re.search(r"batched env \(serial\) vs single env: [\d.]+x", out) and "(parallel)" not in out
 

@@ -13,7 +13,7 @@ from games import CONNECT4, TIC_TAC_TOE, Connect4, KInARow
 from games._bits import _from_board, _winning_cells
 from games._board import _wins_through
 from heuristics import NAMES, Evaluator, get_spec
-from heuristics._c4_bits import C_BOARD, _evaluate_bits, constants
+from heuristics._c4_bits import C_BOARD, _evaluate_bits, _evaluate_columns, constants, lanes_for
 from heuristics._c4_bits import fits as c4_fits
 from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
@@ -133,6 +133,27 @@ def test_c4_features_on_bitboards_equals_the_array_evaluator_to_the_bit(game: KI
         for me, stones in ((1 + (ply & 1), current), (2 - (ply & 1), current ^ mask)):
             expected = c4_evaluate(board, heights, game.rows, game.cols, 4, True, me, weights, windows)
             assert _evaluate_bits(stones, mask, game.rows, consts, weights) == expected
+
+
+@pytest.mark.parametrize("game", [Connect4(), Connect4(4, 4, 4), Connect4(7, 8, 4), Connect4(3, 9, 4), Connect4(12, 4, 4),
+                                  Connect4(6, 9, 4)], ids=str)  # fmt: skip
+def test_c4_features_of_every_column_at_once_equals_one_evaluation_each(game: KInARow) -> None:
+    """_evaluate_columns (one lane per column, vectorized) against _evaluate_bits per column, to the bit: both
+    sides, full columns, boards of more than LANES columns and boards whose last lanes would shift past 64 bits."""
+    rng = np.random.default_rng(game.rows * 7 + game.cols)
+    consts = constants(game.rows, game.cols)
+    bottom, full = consts[0], consts[1]
+    out = np.full(lanes_for(game.cols), np.nan)
+    for trial in range(200):
+        board, _ = gravity_fill(game, rng)
+        current, mask = bitboard(game, board, int(rng.integers(0, 2)))
+        weights = tuple(rng.random(12) * 10.0 ** rng.integers(0, 9, size=12))
+        playable = (mask + bottom) & full
+        for me in (current, current ^ mask):
+            _evaluate_columns(me, mask, playable, game.rows, game.cols, consts, weights, out)
+            for col in range(game.cols):
+                square = playable & np.uint64(((1 << game.rows) - 1) << (col * (game.rows + 1)))
+                assert out[col] == _evaluate_bits(me, mask | square, game.rows, consts, weights), (trial, col)
 
 
 def test_c4_features_does_not_fit_very_tall_boards() -> None:
