@@ -274,9 +274,10 @@ def test_the_agent_stops_the_opponents_vcf_that_its_alpha_beta_does_not_see() ->
         after.play(move)
         return find_vcf(after).win
 
-    plain = AlphaBetaAgent(game, depth=1, tss_nodes=0).select_move(pos)
+    # windows at full width, the setting the position was built for (a plain alphabeta now plays mics, top-6)
+    plain = AlphaBetaAgent(game, "windows", depth=1, tss_nodes=0).select_move(pos)
     assert leaves_a_vcf(plain)  # the unguarded choice loses by force (this is what the guard is for)
-    guarded = AlphaBetaAgent(game, depth=1).select_move(pos)
+    guarded = AlphaBetaAgent(game, "windows", depth=1).select_move(pos)
     assert not leaves_a_vcf(guarded)
     assert guard_move(pos, plain, 0) == plain  # a zero budget switches the guard off
 
