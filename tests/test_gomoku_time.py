@@ -14,7 +14,7 @@ from search import _gomoku_search as gs
 from search.budget import Limit
 from search.gomoku import GomokuEngine, clock_mask, lateness, phase_seconds, safety_margin
 from search.threats import find_vcf, guard_move, threat_move
-from tests.test_tss import FILLERS, FOUR_THREE, padded, position_from
+from tests.test_tss import FOUR_THREE, padded, position_from, threatened_four_three
 
 PAST = -1.0
 """A deadline long gone (``time.perf_counter()`` times are positive)."""
@@ -104,12 +104,7 @@ def test_the_root_threat_search_starts_only_before_its_deadline() -> None:
 
 
 def test_the_guard_starts_only_before_its_deadline() -> None:
-    game = MNK(15, 15, 5)
-    os, xs = FOUR_THREE[0], [(7, 2), *FILLERS[:4]]
-    position = game.position()
-    for x, o in zip(xs, os):
-        position.play(x[0] * 15 + x[1])
-        position.play(o[0] * 15 + o[1])
+    position = threatened_four_three(MNK(15, 15, 5))
     loser = next(m for m in position.legal_moves() if _leaves_a_vcf(position, m))
     assert guard_move(position, loser) != loser  # with time the guard replaces a move that leaves a VCF
     assert guard_move(position, loser, deadline=time.perf_counter() + 60.0) != loser

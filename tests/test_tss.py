@@ -256,17 +256,23 @@ def test_the_benchmark_runs_end_to_end_and_refuses_bad_input() -> None:
     assert bad.returncode == 2 and "--nodes=0 must be a positive integer" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def threatened_four_three(game: MNK) -> Position:
+    """x to move on 15x15, o one move from FOUR_THREE's four-three (x's stones are far-off fillers)."""
+    os, xs = FOUR_THREE[0], [(7, 2), *FILLERS[:4]]
+    position = game.position()
+    for x, o in zip(xs, os):
+        position.play(x[0] * 15 + x[1])
+        position.play(o[0] * 15 + o[1])
+    return position
+
+
 def test_the_agent_stops_the_opponents_vcf_that_its_alpha_beta_does_not_see() -> None:
     """o threatens the four-three of FOUR_THREE; x's depth-1 search alone leaves o a VCF, the guarded agent does not."""
     from search.agents import AlphaBetaAgent
     from search.threats import guard_move
 
     game = MNK(15, 15, 5)
-    os, xs = FOUR_THREE[0], [(7, 2), *FILLERS[:4]]
-    pos = game.position()
-    for x, o in zip(xs, os):
-        pos.play(x[0] * 15 + x[1])
-        pos.play(o[0] * 15 + o[1])
+    pos = threatened_four_three(game)
     assert pos.to_move == 0 and find_vcf(pos).plies == 0  # x has nothing
 
     def leaves_a_vcf(move: int) -> bool:
