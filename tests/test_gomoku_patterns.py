@@ -14,6 +14,10 @@ from search import _gomoku_search as gs
 from search.gomoku import GomokuEngine
 from tests import naive_gomoku as naive
 
+# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
+# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+pytestmark = pytest.mark.xdist_group("gomoku")
+
 GAMES = [MNK(7, 7, 4), MNK(7, 7, 4, exact_k=True), MNK(8, 8, 5, exact_k=True),
          MNK(9, 9, 6, exact_k=True), MNK(10, 10, 7)]  # the last two scanned and memoized, not tabled
 

@@ -23,6 +23,10 @@ from search.solve import solve
 from search.threats import find_vcf, find_vct
 from tests import naive_gomoku as naive
 
+# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
+# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+pytestmark = pytest.mark.xdist_group("gomoku")
+
 
 def _moves(game: MNK, xs: list[tuple[int, int]], os: list[tuple[int, int]]) -> list[int]:
     """Alternating moves placing x on ``xs`` and o on ``os`` (x moves first; len(os) is len(xs) or one less)."""
