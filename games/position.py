@@ -72,6 +72,12 @@ class Position:
         self._winner: Optional[Player] = None
         self._scratch = np.empty(game.n_actions, dtype=np.int64)
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickled or deep-copied: the shared read-only key table again.  A copy comes back writable, a type the
+        kernels were not compiled for: each would compile once more (a minute for a search)."""
+        self.__dict__.update(state)
+        self._zobrist = _zobrist(self._n_cells)
+
     # ----------------------------------------------------------------- state
     @property
     def ply(self) -> int:

@@ -58,6 +58,12 @@ class Evaluator:
         self._kernel_id = kernel_id(heuristic)
         self.windows = window_table(game.rows, game.cols, game.k)
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickled or deep-copied: the shared read-only window table again.  A copy comes back writable, a type
+        the kernels were not compiled for: each would compile once more (a minute for a search)."""
+        self.__dict__.update(state)
+        self.windows = window_table(self.game.rows, self.game.cols, self.game.k)
+
     @property
     def kernel_id(self) -> int:
         """The registered kernel id the numba kernels switch on (read-only: no other id may reach a kernel)."""

@@ -72,6 +72,13 @@ class BitSearcher:
         """Pickled without the kernel's entry point (compiled code; taken again at the first search)."""
         return {**self.__dict__, "_iterate": None}
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickled or deep-copied: the shared read-only tables again.  A copy comes back writable, another
+        signature of the search kernel: it would compile once more (a minute)."""
+        self.__dict__.update(state)
+        self.template = _bit_settings(self.game.rules, self.evaluator.kernel_id)
+        self.consts = _bit_consts(self.game.rules, self.evaluator.kernel_id)
+
     def search(self, position: Position, limit: Limit, tt: TranspositionTable, rng: Optional[np.random.Generator],
                use_tt: bool = True, ordering: bool = True) -> SearchResult:  # fmt: skip
         """``search(position, evaluator, limit, tt=tt, rng=rng, use_tt=use_tt, ordering=ordering)``.

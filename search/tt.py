@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -107,8 +107,8 @@ class TranspositionTable:
     :meth:`forget` empties the table with one increment.
 
     Args:
-        size: number of entries, rounded up to a power of two (default 2**20,
-            32 MB); at most what fits in this machine's memory.
+        size: number of entries, rounded up to a power of two and at least 2
+            (default 2**20, 32 MB); at most what fits in this machine's memory.
 
     Raises:
         TableSizeError: ``size`` is not a positive integer, or the table does
@@ -116,7 +116,14 @@ class TranspositionTable:
     """
 
     def __init__(self, size: int = 1 << 20) -> None:
-        size = check_table_size("tt_size", size, _ENTRY.itemsize)
+        # at least 2 slots: one slot's field views would be contiguous, which numba types as another array layout
+        # (layout "C", not "A"): another signature, so the whole search would compile again for it
+        self._allocate(max(check_table_size("tt_size", size, _ENTRY.itemsize), 2))
+        self.generation = 1
+        """Stamp of the valid entries; every stamp starts at 0."""
+
+    def _allocate(self, size: int) -> None:
+        """Zeroed entries aligned to a cache line, and the field views into them."""
         raw = allocate("tt_size", size * _ENTRY.itemsize + 64, np.uint8)
         start = -raw.ctypes.data % 64  # align the first entry to a cache line
         self._entries = raw[start : start + size * _ENTRY.itemsize].view(_ENTRY)
@@ -126,8 +133,19 @@ class TranspositionTable:
         self.flags = self._entries["flag"]
         self.moves = self._entries["move"]
         self.stamps = self._entries["stamp"]
-        self.generation = 1
-        """Stamp of the valid entries; every stamp starts at 0."""
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled (and deep-copied) as its entries and generation.  Pickled one by one, each field view would
+        come back a contiguous copy of its own: no longer the table's memory, and another array layout, for which
+        the search kernels would compile again."""
+        return {"entries": self._entries, "generation": self.generation}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The entries copied into a new aligned buffer, the field views made again."""
+        entries = state["entries"]
+        self._allocate(entries.size)
+        self._entries[:] = entries
+        self.generation = state["generation"]
 
     @property
     def size(self) -> int:

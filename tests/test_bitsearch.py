@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import CONNECT4, TIC_TAC_TOE, Connect4, KInARow
+from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, KInARow
 from games._bits import _from_board, _winning_cells
 from games._board import _wins_through
 from heuristics import NAMES, Evaluator, get_spec
@@ -265,6 +266,38 @@ def test_a_bit_searcher_refuses_what_does_not_fit() -> None:
         BitSearcher(TIC_TAC_TOE, Evaluator("windows", TIC_TAC_TOE))
     with pytest.raises(ValueError, match="does not fit the bitboard kernel"):
         BitSearcher(Connect4(8, 8, 4), Evaluator("windows", Connect4(8, 8, 4)))
+
+
+def test_copies_of_agents_positions_and_tables_search_with_the_kernels_already_compiled() -> None:
+    """A pickled or deep-copied agent (the env's opponents are copies), a position sent to a worker, a one-slot
+    table and a search without table take the arguments' types of the first search: numba types an array's
+    layout and write flag, so a copy that came back writable or contiguous would compile the search again."""
+    from search import _bitnegamax as bn
+    from search import _negamax as nm
+
+    agent = AlphaBetaAgent(CONNECT4, depth=3, seed=5)
+    position = CONNECT4.position("4453")
+    agent.select_move(position)
+    on_mnk = MNK(5, 5, 4).position("c3 b2")
+    search(on_mnk, Evaluator("windows", on_mnk.game), depth=2)
+    compiled = (len(bn._iterate.signatures), len(nm._negamax.signatures))
+    for copy_of in (lambda x: pickle.loads(pickle.dumps(x)), copy.deepcopy):
+        assert copy_of(agent).select_move(copy_of(position)) == agent.select_move(position)
+        search(copy_of(on_mnk), copy_of(Evaluator("windows", on_mnk.game)), depth=2, tt=copy_of(TranspositionTable(64)))
+    search(position, agent.evaluator, depth=2, use_tt=False)
+    search(on_mnk, Evaluator("windows", on_mnk.game), depth=2, use_tt=False)
+    search(position, agent.evaluator, depth=2, tt=TranspositionTable(1))
+    assert (len(bn._iterate.signatures), len(nm._negamax.signatures)) == compiled
+
+
+def test_a_table_pickles_as_one_buffer_with_its_views() -> None:
+    table = TranspositionTable(8)
+    table.keys[3], table.generation = 7, 5
+    clone = pickle.loads(pickle.dumps(table))
+    assert (clone.size, clone.generation, int(clone.keys[3])) == (8, 5, 7)
+    clone.keys[4] = 9  # the field views are the clone's entries, not copies of their own
+    assert int(clone._entries["key"][4]) == 9 and not clone.keys.flags.c_contiguous
+    assert TranspositionTable(1).size == 2  # one slot's views would be contiguous: another layout for the kernels
 
 
 def test_an_agent_pickles_after_its_searches() -> None:
