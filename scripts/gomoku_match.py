@@ -303,7 +303,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             results.append(play_board(board, specs, args, write))
         except ValueError as error:  # too few openings: a usage problem, named with its board
             parser.error(str(error))
-    print(markdown(results, specs, args, time.perf_counter() - started), end="")
+    report = markdown(results, specs, args, time.perf_counter() - started)
+    if outputs is not None:  # the file ends as the report printed (its last progress write had an earlier time)
+        write_text_atomic(outputs[0], report)
+    print(report, end="")
     return 0
 
 
