@@ -58,6 +58,35 @@ def test_finds_a_constructed_vcf_and_wins_it() -> None:
     assert position.winner == 0
 
 
+def _horizon(engine: GomokuEngine, position: Position, last_own: int, near: bool) -> tuple[float, int]:
+    """The horizon's value of ``position`` two plies below a root where its side to move played ``last_own``, and
+    the VCF moves it cost."""
+    engine.sync(position)
+    ctl = engine.ctx[0]
+    ctl[gs.C_ABORTED] = ctl[gs.C_VCF_NODES] = 0
+    ctl[gs.C_VCF_BUDGET], ctl[gs.C_VCF_NEAR], ctl[gs.C_TIME_MASK] = engine.horizon_vcf, int(near), 63
+    engine.ctx[1][0] = np.inf
+    engine.ctx[8][0] = last_own
+    value = gs._quiesce(engine.st, engine.cfg, engine.ctx, position.to_move, 2)
+    return value, int(ctl[gs.C_VCF_NODES])
+
+
+def test_the_horizon_vcf_tries_the_fours_of_the_last_own_move_and_remembers_what_it_found() -> None:
+    game, moves, _ = _vcf_position()
+    position = game.position(moves)
+    engine = GomokuEngine(game, tt_bits=12)
+    row_stone = 5 * 11 + 3  # x's row three, on the VCF's lines
+    value, tried = _horizon(engine, position, row_stone, near=True)
+    assert value == gs.WIN - 2 - 5 and tried > 0
+    assert _horizon(engine, position, row_stone, near=True) == (value, 0)  # found before: no VCF move
+    engine.reset()
+    far = 10 * 11 + 5  # no x four lies on its lines within reach
+    value, _ = _horizon(engine, position, far, near=True)
+    assert value < gs.LOST and value == gs._evaluate(engine.st, position.to_move)
+    engine.reset()
+    assert _horizon(engine, position, far, near=False)[0] == gs.WIN - 2 - 5  # every four: found
+
+
 def test_blocks_a_four() -> None:
     game = MNK(11, 11, 5)
     position = game.position(_moves(game, [(5, 3), (5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10), (0, 10)]))
