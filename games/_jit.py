@@ -63,11 +63,6 @@ JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
 """For the one kernel that reads the clock through an object-mode block,
 which needs the GIL (numba warns if such a kernel asks to release it)."""
 
-JIT_RECURSIVE: dict[str, Any] = {**JIT, "cache": False}
-"""For the gomoku search kernels (:mod:`search._gomoku_search`): with numba 0.6x a cached caller of a
-cached self-recursive kernel that takes tuples of arrays crashed when loaded from the cache (a segfault
-on the second run, none on the first); uncached, they compile once per process (warm-up covers it)."""
-
 JIT_PARALLEL: dict[str, Any] = {**JIT, "cache": False, "parallel": True}
 """For kernels that spread a loop over threads with ``numba.prange``: numba's
 cache does not reliably hold parallel kernels (their thread-pool glue is

@@ -21,6 +21,11 @@ values are rounded to integers (so a null window ``(alpha, alpha + 1)`` is exact
 the side to move has a five-cell is a win at once; one where the opponent has two is a loss; one where
 the opponent has one is answered there without spending depth (the forced reply is an extension).
 
+Recursive calls pass exactly the types of the outer call (``np.int64(1)``, not ``1``; :data:`VCF_LIMIT`): numba
+would type a literal or an int32 argument as another signature, compile the recursion again, and a process loading
+such a kernel from numba's cache crashes (numba issue 6713: a cast in a recursive call), which once kept these
+kernels out of the cache.  ``tests/test_jit_options.py`` loads them from the cache in a new process.
+
 Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is
 ``(keys int64[S], scores float64[S], depths int32[S], flags int8[S], moves int32[S])`` with S a power
 of two; ``ctx`` is ``(ctl int64[C_SIZE], deadline float64[1], killers int32[2 * MAX_PLY],
@@ -37,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games._jit import JIT_RECURSIVE
+from games._jit import JIT
 from heuristics._gomoku_lines import OPEN_THREE
 from heuristics._gomoku_state import (
     CLASS_FIVE,
@@ -63,6 +68,8 @@ from search._tss import _threat_search
 
 WIN = 1e15
 MAX_PLY = 128
+VCF_LIMIT = np.int64(2 * MAX_PLY)
+"""Longest VCF line searched, in plies (an int64: see the module docstring on the types of recursive calls)."""
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
@@ -83,13 +90,13 @@ LOST = WIN - 1000.0
 """Scores beyond this are proved results (wins or losses), not evaluations."""
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _count(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
     """Empty cells where ``colour`` would make a pattern of class ``cls``."""
     return st[6][M_COUNTS + colour * N_CLASSES + cls]
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _find(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
     """A listed cell where ``colour`` makes class ``cls`` (fives and open fours are always listed), or -1."""
     cells, n = st[5], st[0].shape[0]
@@ -100,7 +107,7 @@ def _find(st, colour: int, cls: int) -> int:  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _five_after(st, cfg, cell: int, colour: int) -> int:  # type: ignore[no-untyped-def]
     """The cell where ``colour`` completes the four it just made on ``cell`` (on a line through it), or -1."""
     geo = cfg[0]
@@ -115,14 +122,14 @@ def _five_after(st, cfg, cell: int, colour: int) -> int:  # type: ignore[no-unty
     return -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _evaluate(st, colour: int) -> float:  # type: ignore[no-untyped-def]
     """Static value for the side to move: :data:`INITIATIVE` times its own cell values minus
     the opponent's, rounded to an integer."""
     return float(np.floor(INITIATIVE * st[7][colour] - st[7][1 - colour] + 0.5))
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
     """Count a node; True once a budget is spent (the clock is read every ``time_mask + 1`` nodes)."""
     ctl = ctx[0]
@@ -136,7 +143,7 @@ def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
     return ctl[C_ABORTED] == 1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _four_cells(st, colour):  # type: ignore[no-untyped-def]
     """The candidate cells where ``colour`` makes a four (or a four-three), and how many there are."""
     n = st[0].shape[0]
@@ -152,7 +159,7 @@ def _four_cells(st, colour):  # type: ignore[no-untyped-def]
     return fours, count
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _near(cell: int, other: int, cols: int, reach: int) -> bool:
     """True if ``cell`` lies on one of the four lines through ``other`` within ``reach``."""
     for d in range(4):
@@ -161,7 +168,7 @@ def _near(cell: int, other: int, cols: int, reach: int) -> bool:
     return False
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  # type: ignore[no-untyped-def]
     """Plies to a win by continuous fours for ``colour`` (to move), or -1 (none found in the budget).
 
@@ -199,7 +206,7 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  
                     found = plies + 3 if _count(st, colour, CLASS_FIVE) > 0 else plies + 5
                 else:
                     after = cell if near >= 0 else -1  # a restricted line's next four: on a line of this one
-                    found = _vcf(st, cfg, ctx, colour, plies + 2, limit, after)
+                    found = _vcf(st, cfg, ctx, colour, plies + 2, limit, np.int64(after))
             _unmake(st, cfg, reply)
         _unmake(st, cfg, cell)
         if found >= 0:
@@ -207,21 +214,21 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  
     return -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
     """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
     table = ctx[6]
     return table[int(memo & np.int64(table.shape[0] - 1))] == memo
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
     """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
     table = ctx[6]
     table[int(memo & np.int64(table.shape[0] - 1))] = memo
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-untyped-def]
     """The horizon: a VCF of the side to move within its node budget, else the static value."""
     ctl = ctx[0]
@@ -238,7 +245,7 @@ def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-u
         # the search met them.  Trying every four cost three quarters of the engine's time (3.3 times the time to
         # depth 7 in middle-game positions, the same move in 18 of 22).
         near = ctx[8][ply - 2] if ctl[C_VCF_NEAR] and ply >= 2 else -1
-        plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY, near)
+        plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(near))
         if not ctl[C_ABORTED]:
             _remember_failure(ctx, memo)
             ctx[7][int(memo & np.int64(ctx[7].shape[0] - 1))] = max(plies, 0)
@@ -249,7 +256,7 @@ def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-u
     return _evaluate(st, colour)
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[no-untyped-def]
     """Plies to a win by fours and threes (VCT, :mod:`search._tss`) for ``colour`` to move within the node
     budget ``ctl[C_VCT_BUDGET]``, or -1; a search that found nothing is remembered by the position's key."""
@@ -270,7 +277,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     return -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, score: np.ndarray) -> int:  # type: ignore[no-untyped-def]
     """Write the moves to search into ``out`` with ordering scores in ``score``; return how many.
 
@@ -304,7 +311,7 @@ def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, sco
     return count
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _on_line(a: int, b: int, cols: int, reach: int, d: int) -> bool:
     """True if cell ``a`` lies on ``b``'s line in direction ``d`` (0 row, 1 column, 2 and 3 diagonals) within ``reach``."""
     dr, dc = a // cols - b // cols, a % cols - b % cols
@@ -319,13 +326,13 @@ def _on_line(a: int, b: int, cols: int, reach: int, d: int) -> bool:
     return dr == -dc
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _threatened(st, colour: int) -> bool:  # type: ignore[no-untyped-def]
     """True if the opponent's next move makes a sure win (an open four, two fours) or a four-three."""
     return _count(st, 1 - colour, CLASS_WIN) + _count(st, 1 - colour, CLASS_FOUR_THREE) > 0
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type: ignore[no-untyped-def]
     """Keep in ``out[:count]`` the own fours and the moves that can take the opponent's threat away.
 
@@ -368,7 +375,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
     return kept if kept > 0 else count
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _pick(out: np.ndarray, score: np.ndarray, start: int, count: int) -> None:
     """Swap the best-scored move of ``out[start:count]`` to ``start`` (a lazy selection sort)."""
     best = start
@@ -380,14 +387,14 @@ def _pick(out: np.ndarray, score: np.ndarray, start: int, count: int) -> None:
         score[start], score[best] = score[best], score[start]
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _probe(tt, key: np.int64) -> int:  # type: ignore[no-untyped-def]
     """The table slot holding ``key``, or -1."""
     slot = int(key & np.int64(tt[0].shape[0] - 1))
     return slot if tt[0][slot] == key and tt[3][slot] != 0 else -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _store(tt, key: np.int64, score: float, depth: int, flag: int, move: int, ply: int) -> None:  # type: ignore[no-untyped-def]
     """Keep a result (win scores made relative to the node), replacing a shallower or another position's entry."""
     slot = int(key & np.int64(tt[0].shape[0] - 1))
@@ -400,7 +407,7 @@ def _store(tt, key: np.int64, score: float, depth: int, flag: int, move: int, pl
     tt[0][slot], tt[1][slot], tt[2][slot], tt[3][slot], tt[4][slot] = key, score, depth, flag, move
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _threat_exits(st, colour: int, ply: int) -> tuple[bool, float, int]:  # type: ignore[no-untyped-def]
     """The node's decided cases: ``(decided, score, forced_cell)`` (forced_cell >= 0: the one reply)."""
     other = 1 - colour
@@ -418,7 +425,7 @@ def _threat_exits(st, colour: int, ply: int) -> tuple[bool, float, int]:  # type
     return False, 0.0, -1
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, colour: int) -> float:  # type: ignore[no-untyped-def]
     """Fail-soft PVS value of the position for ``colour`` to move (see the module docstring for the contract)."""
     ctl = ctx[0]
@@ -455,7 +462,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         memo = key ^ np.int64(4)
         if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
-            plies = _vcf(st, cfg, ctx, colour, 0, 2 * MAX_PLY, -1)
+            plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(-1))
             if ctl[C_ABORTED]:
                 return 0.0
             if plies < 0:
@@ -526,7 +533,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     return best
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, moves: np.ndarray,  # type: ignore[no-untyped-def]
           scores: np.ndarray, count: int) -> tuple[float, int, int]:
     """One root iteration over ``moves[:count]`` in that order: ``(best score, best index, moves finished)``.
@@ -541,11 +548,11 @@ def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, 
         ctx[8][0] = cell
         _make(st, cfg, cell, colour)
         if i == 0 or not ctl[C_PVS]:
-            value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, np.int64(1), 1 - colour)
         else:
-            value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, 1, 1 - colour)
+            value = -_negamax(st, cfg, tt, ctx, depth - 1, -alpha - 1.0, -alpha, np.int64(1), 1 - colour)
             if alpha < value < beta and not ctl[C_ABORTED]:
-                value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, 1, 1 - colour)
+                value = -_negamax(st, cfg, tt, ctx, depth - 1, -beta, -alpha, np.int64(1), 1 - colour)
         _unmake(st, cfg, cell)
         if ctl[C_ABORTED]:
             break
@@ -560,7 +567,7 @@ def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, 
     return best, best_index, done
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _root_moves(st, cfg, ctx, colour: int, out: np.ndarray, score: np.ndarray) -> int:  # type: ignore[no-untyped-def]
     """The root's moves, best-ordered first (the same generation as inside the tree)."""
     count = _gen(st, cfg, ctx, colour, 0, -1, out, score)
@@ -569,7 +576,7 @@ def _root_moves(st, cfg, ctx, colour: int, out: np.ndarray, score: np.ndarray) -
     return count
 
 
-@njit(**JIT_RECURSIVE)
+@njit(**JIT)
 def _root_vcf(st, cfg, ctx, colour: int, budget: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
     """``(first move, plies)`` of a VCF for ``colour`` to move found within ``budget`` fours, or ``(-1, -1)``."""
     ctl = ctx[0]
@@ -588,7 +595,7 @@ def _root_vcf(st, cfg, ctx, colour: int, budget: int) -> tuple[int, int]:  # typ
                 elif _count(st, colour, CLASS_WIN) > 0:
                     plies = 5
                 else:
-                    found = _vcf(st, cfg, ctx, colour, 2, 2 * MAX_PLY, -1)
+                    found = _vcf(st, cfg, ctx, colour, np.int64(2), VCF_LIMIT, np.int64(-1))
                     plies = found
             _unmake(st, cfg, reply)
         _unmake(st, cfg, cell)

@@ -188,6 +188,14 @@ class GomokuEngine:
         """The last search's root moves, its move first, the rest best-first by the deepest finished iteration
         (a move decided without search: that move alone); the agents' threat guard tries them in this order."""
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table
+        again.  A copy comes back writable, another signature for which the whole search would compile again."""
+        self.__dict__.update(state)
+        cfg = list(self.cfg)
+        cfg[1] = pattern_table(self.game.k, self.game.exact_k)
+        self.cfg = tuple(cfg)
+
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""
         self.tt[3][:] = 0

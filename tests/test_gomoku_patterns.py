@@ -14,8 +14,8 @@ from search import _gomoku_search as gs
 from search.gomoku import GomokuEngine
 from tests import naive_gomoku as naive
 
-# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
-# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+# Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
+# of compiling) then compile once, not in both workers at the same time.
 pytestmark = pytest.mark.xdist_group("gomoku")
 
 GAMES = [MNK(7, 7, 4), MNK(7, 7, 4, exact_k=True), MNK(8, 8, 5, exact_k=True),

@@ -4,7 +4,9 @@ weights refused."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import numpy as np
 import pytest
@@ -23,8 +25,8 @@ from search.solve import solve
 from search.threats import find_vcf, find_vct
 from tests import naive_gomoku as naive
 
-# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
-# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+# Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
+# of compiling) then compile once, not in both workers at the same time.
 pytestmark = pytest.mark.xdist_group("gomoku")
 
 
@@ -290,3 +292,16 @@ def test_the_in_tree_vct_check_changes_nothing_without_threats() -> None:
             engine.vct_budget = budget
             results.append(engine.search(position, Limit(depth=3)))
         assert (results[0].move, results[0].score, results[0].nodes) == (results[1].move, results[1].score, results[1].nodes)
+
+
+def test_copies_of_an_engine_agent_search_with_the_kernels_already_compiled() -> None:
+    """A deep-copied (an environment's opponent) or pickled engine takes the shared read-only pattern table again:
+    a writable copy is another signature, for which the whole recursive search would compile again."""
+    game = MNK(9, 9, 5)
+    agent = make_agent("alphabeta:heuristic=gomoku,depth=3", game, seed=0)
+    position = game.position([40, 0, 41])
+    move = agent.select_move(position)
+    compiled = len(gs._root.signatures)
+    for twin in (copy.deepcopy(agent), pickle.loads(pickle.dumps(agent))):
+        assert twin.select_move(position) == move
+    assert len(gs._root.signatures) == compiled

@@ -16,8 +16,8 @@ from search.gomoku import GomokuEngine, clock_mask, lateness, phase_seconds, saf
 from search.threats import find_vcf, guard_move, threat_move
 from tests.test_tss import FOUR_THREE, padded, position_from, threatened_four_three
 
-# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
-# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+# Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
+# of compiling) then compile once, not in both workers at the same time.
 pytestmark = pytest.mark.xdist_group("gomoku")
 
 PAST = -1.0

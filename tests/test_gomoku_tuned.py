@@ -11,8 +11,8 @@ from heuristics import load_weights
 from search.agents import AgentSpecError, AlphaBetaAgent, make_agent
 from search.openings import OpeningBook
 
-# The gomoku engine's recursive kernels are not cached (games._jit.JIT_RECURSIVE): each process compiles them.
-# Every test module that searches with the engine runs on one worker, so a suite run compiles them once, not per worker.
+# Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
+# of compiling) then compile once, not in both workers at the same time.
 pytestmark = pytest.mark.xdist_group("gomoku")
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -170,3 +170,34 @@ def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> Non
     signatures = json.loads(done.stdout.strip().splitlines()[-1])
     assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
     assert not any("Literal" in s for found in signatures.values() for s in found), signatures
+
+
+GOMOKU_SEARCH = """
+import json
+from games import MNK
+from search import _gomoku_search as gs
+from search.budget import Limit
+from search.gomoku import GomokuEngine
+
+game = MNK(9, 9, 5)
+result = GomokuEngine(game, tt_bits=10).search(game.position([40, 0, 41, 80, 42]), Limit(depth=3))
+kernels = ("_negamax", "_vcf", "_quiesce", "_root")
+print(json.dumps({"move": result.move, "compiled": {name: len(getattr(gs, name).signatures) for name in kernels}}))
+"""
+
+
+@pytest.mark.xdist_group("gomoku")
+def test_the_gomoku_engine_loads_its_recursive_kernels_from_the_cache() -> None:
+    """numba's cache crashes a process that loads a recursive kernel whose recursive call needed a cast (numba
+    issue 6713: ``1`` where the kernel had been typed with an int64), so every call into the engine's recursive
+    kernels passes exactly their types.  Then a process loads the search from the cache (the first run here may
+    compile it, the second must not): it lives, compiles none of the recursion and plays the same move."""
+    import json
+    import subprocess
+
+    runs = [subprocess.run([sys.executable, "-c", GOMOKU_SEARCH], cwd=ROOT, capture_output=True, text=True, timeout=900)
+            for _ in range(2)]  # fmt: skip
+    assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr[-3000:]
+    first, second = (json.loads(run.stdout.strip().splitlines()[-1]) for run in runs)
+    assert second["move"] == first["move"]
+    assert second["compiled"] == {"_negamax": 0, "_vcf": 0, "_quiesce": 0, "_root": 1}, second
