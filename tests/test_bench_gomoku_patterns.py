@@ -16,9 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_benchmark_runs_end_to_end() -> None:
-    # with the JIT off: the script's own code is all Python, and an engine without the memo is another signature
-    # of the search, a minute of compiling for this test alone (the kernels' results with and without the memo
-    # are compared in tests/test_gomoku_patterns.py)
+    # with the JIT off: what this checks is the script's own code, all Python; on a fresh clone a compiled run
+    # would first compile the engine here too, a minute (the kernels' results with and without the memo are
+    # compared in tests/test_gomoku_patterns.py)
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     args = ["--sizes", "9,9,6x", "9,9,4", "--time-ms", "30", "--repeats", "1"]
     done = subprocess.run([sys.executable, "-m", "scripts.bench_gomoku_patterns", *args], env=env, cwd=ROOT,
