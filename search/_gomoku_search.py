@@ -23,7 +23,7 @@ the opponent has one is answered there without spending depth (the forced reply 
 
 Recursive calls pass exactly the types of the outer call (``np.int64(1)``, not ``1``; :data:`VCF_LIMIT`): numba
 would type a literal or an int32 argument as another signature, compile the recursion again, and a process loading
-such a kernel from numba's cache crashes (numba issue 6713: a cast in a recursive call), which once kept these
+such a kernel from numba's cache crashes (a numba bug with a cast in a recursive call), which once kept these
 kernels out of the cache.  ``tests/test_jit_options.py`` loads them from the cache in a new process.
 
 Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is

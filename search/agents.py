@@ -45,6 +45,10 @@ from search.threats import guard_move, guard_threats, threat_move
 
 GUARD_SHARE = 0.15
 """Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF or VCT."""
+SEARCH_GUARD_SHARE = 0.1
+"""Share of a timed move of the alpha-beta search kept for the check of its move against the opponent's VCF after it
+(:func:`search.threats.guard_move`, a few milliseconds; on 20x20 and 30x30 Piskvork replies had ended up to 21 ms past
+a 230 ms budget when the check and the root threat search came on top of the search's time)."""
 GOMOKU_TSS_NODES = 20_000
 """The gomoku engine's threat-search budget (``tss_nodes`` not given): its own VCF and VCT at the root, and each
 check of the opponent's after a candidate move (some 20-70 ms on 15x15; the attacks that won or lost the engine's
@@ -255,11 +259,19 @@ class AlphaBetaAgent:
                 limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
         if self.gomoku is not None:
             return self._gomoku_move(position, limit)
-        self.last_result = threat_move(position, self.tss_nodes)
+        # With a clock the threat searches around the search share the move's time: the search gets what the root
+        # threat search left, less SEARCH_GUARD_SHARE for the guard after it, and neither threat search starts once the
+        # move's time is spent (they run to node budgets: before, both came on top of time_ms)
+        begun = time.perf_counter()
+        deadline = None if limit.time_ms is None else begun + limit.time_ms / 1000.0
+        self.last_result = threat_move(position, self.tss_nodes, deadline)
         if self.last_result is not None:
             return self.last_result.move
+        if limit.time_ms is not None:
+            spent_ms = (time.perf_counter() - begun) * 1000.0
+            limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - SEARCH_GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self._search(position, limit)
-        return guard_move(position, self.last_result.move, self.tss_nodes)
+        return guard_move(position, self.last_result.move, self.tss_nodes, deadline)
 
     def _gomoku_move(self, position: Position, limit: Limit) -> Action:
         """The gomoku engine's move, with threat-space searches around it: its own VCF or VCT proved at the root

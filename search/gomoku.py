@@ -192,9 +192,8 @@ class GomokuEngine:
         """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table
         again.  A copy comes back writable, another signature for which the whole search would compile again."""
         self.__dict__.update(state)
-        cfg = list(self.cfg)
-        cfg[1] = pattern_table(self.game.k, self.game.exact_k)
-        self.cfg = tuple(cfg)
+        geo, _, weights, zobrist, memo = self.cfg
+        self.cfg = (geo, pattern_table(self.game.k, self.game.exact_k), weights, zobrist, memo)
 
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""

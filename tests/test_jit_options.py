@@ -188,8 +188,8 @@ print(json.dumps({"move": result.move, "compiled": {name: len(getattr(gs, name).
 
 @pytest.mark.xdist_group("gomoku")
 def test_the_gomoku_engine_loads_its_recursive_kernels_from_the_cache() -> None:
-    """numba's cache crashes a process that loads a recursive kernel whose recursive call needed a cast (numba
-    issue 6713: ``1`` where the kernel had been typed with an int64), so every call into the engine's recursive
+    """numba's cache crashes a process that loads a recursive kernel whose recursive call needed a cast (a numba
+    bug: ``1`` where the kernel had been typed with an int64), so every call into the engine's recursive
     kernels passes exactly their types.  Then a process loads the search from the cache (the first run here may
     compile it, the second must not): it lives, compiles none of the recursion and plays the same move."""
     import json
