@@ -148,6 +148,7 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 """
 
 
+@pytest.mark.slow  # compiles the search kernels into an empty cache: about 100 s
 def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
