@@ -17,9 +17,11 @@ from hypothesis import strategies as st
 from envs._bt import expected_score, fit_ratings, rate_against
 from envs._players import NoisyAgent, PolicyAgent
 from envs._rounds import MAX_GAMES, fit_player, play_rounds
+from envs.rate import main as rate_main
 from envs.rating import LADDERS, Ladder, _fit_ladder, as_agent, ladder_path, load_ladder, rate
 from games import CONNECT4, TIC_TAC_TOE, IllegalMoveError
 from search.agents import make_agent
+from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -323,12 +325,12 @@ def test_cli_calibrates_and_rates_on_a_tiny_budget(tmp_path: Path) -> None:
         (("--calibrate", "--ladder", "README.md/x.json"), "README.md/x.json"),
     ],
 )
-def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
-    done = run(*args)
-    assert done.returncode == 2
-    last = done.stderr.strip().splitlines()[-1]  # the usage, then one error line
+def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_main(rate_main, args, capsys)
+    assert status == 2
+    last = err.strip().splitlines()[-1]  # the usage, then one error line
     assert last.startswith("python -m envs.rate: error: ") and message in last
-    assert "Traceback" not in done.stderr and done.stderr.count("error") == 1
+    assert "Traceback" not in err and err.count("error") == 1
 
 
 def test_training_script_reports_the_ladder_elo_before_and_after(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,8 +15,10 @@ pytest.importorskip("sb3_contrib")
 
 from envs.batched import AlphaBetaBatch  # noqa: E402
 from games import CONNECT4  # noqa: E402
+from scripts import train_league  # noqa: E402
 from scripts._league_train import Curriculum, LeagueBatch, rung_opponent  # noqa: E402
 from search.agents import make_agent  # noqa: E402
+from tests.inprocess import run_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,10 +83,10 @@ def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) ->
         (("--ladder-games", "3"), "argument --ladder-games: 3 is odd: give an even number of games"),
     ],
 )
-def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
-    result = run(*args, timeout=60)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    assert message in result.stderr.strip().splitlines()[-1]
+def test_bad_arguments_exit_2_with_one_line(args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_main(train_league.main, args, capsys)
+    assert status == 2 and "Traceback" not in err
+    assert message in err.strip().splitlines()[-1]
 
 
 def test_league_with_one_member_replies_as_that_rung_alone() -> None:

@@ -9,7 +9,9 @@ import pytest
 
 from games import CONNECT4, TIC_TAC_TOE, make_game
 from heuristics import Evaluator
+from tests.inprocess import run_main
 from tuning.match import MatchResult, PairResult, cached_agent, play_match
+from tuning.match import main as match_main
 from tuning.openings import OpeningBook, canonical_key, is_decided, make_openings
 
 SQUARE_D4 = "alphabeta:heuristic=square_values,depth=4"
@@ -166,14 +168,14 @@ def test_an_sprt_plays_on_until_it_decides() -> None:
 
 
 @pytest.mark.parametrize(("flag", "value"), [("--workers", "0"), ("--openings", "0"), ("--pairs", "0"), ("--workers", "-2")])
-def test_match_counts_below_one_are_refused_not_defaulted(flag: str, value: str) -> None:
-    run = _match_cli("rules", "random", flag, value)
-    assert run.returncode == 2 and f"{flag} {value} must be an integer from 1 to" in run.stderr and "Traceback" not in run.stderr
+def test_match_counts_below_one_are_refused_not_defaulted(flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_main(match_main, ("rules", "random", flag, value), capsys)
+    assert status == 2 and f"{flag} {value} must be an integer from 1 to" in err and "Traceback" not in err
 
 
-def test_match_help_shows_a_plain_percent_sign() -> None:
-    text = _match_cli("--help").stdout
-    assert "95% interval" in text and "%%" not in text
+def test_match_help_shows_a_plain_percent_sign(capsys: pytest.CaptureFixture[str]) -> None:
+    status, text, _ = run_main(match_main, ("--help",), capsys)
+    assert status == 0 and "95% interval" in text and "%%" not in text
 
 
 def test_the_agent_cache_keeps_only_the_most_recently_used() -> None:
