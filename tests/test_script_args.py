@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import subprocess
 import sys
@@ -70,13 +71,42 @@ BAD = [
 SCRIPTS = sorted(p.stem for p in (ROOT / "scripts").glob("[a-z]*.py"))
 
 
-@pytest.mark.parametrize("name", SCRIPTS)
-def test_every_script_runs_as_a_module_without_pythonpath(name: str) -> None:
+HELP_EACH = """
+import contextlib, io, json, runpy, sys, traceback
+found = {}
+for name in json.loads(sys.stdin.read()):
+    out, err, status = io.StringIO(), io.StringIO(), None
+    sys.argv = [name, "--help"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            runpy.run_module(f"scripts.{name}", run_name="__main__", alter_sys=True)  # as python -m scripts.<name>
+        except SystemExit as stop:
+            status = stop.code
+        except BaseException:
+            traceback.print_exc()
+            status = "raised"
+    found[name] = [status, out.getvalue(), err.getvalue()]
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def helps() -> dict[str, list[object]]:
+    """``name: [exit status, stdout, stderr]`` of every script's ``--help`` as ``__main__``, in one process started
+    from the repository root without PYTHONPATH (one interpreter's start-up and imports, not one per script)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    result = subprocess.run([sys.executable, "-m", f"scripts.{name}", "--help"], capture_output=True, text=True, env=env,
-                            cwd=ROOT, timeout=300)  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", HELP_EACH], input=json.dumps(SCRIPTS), capture_output=True, text=True,
+                            env=env, cwd=ROOT, timeout=300)  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
-    assert result.stdout.startswith("usage: ") and "Traceback" not in result.stderr
+    found: dict[str, list[object]] = json.loads(result.stdout.splitlines()[-1])
+    return found
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_script_runs_as_a_module_without_pythonpath(name: str, helps: dict[str, list[object]]) -> None:
+    status, out, err = helps[name]
+    assert status == 0, str(err)[-2000:]
+    assert str(out).startswith("usage: ") and "Traceback" not in str(err)
     assert inspect.signature(script(name).main).parameters["argv"].default is None
 
 
