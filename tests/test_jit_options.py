@@ -130,12 +130,10 @@ import envs
 from games import CONNECT4
 from heuristics import Evaluator, _dispatch
 from search import _bitnegamax as bn
-from search import _negamax as nm
 from search.engine import _search
 
 for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
-    for bitboards in (True, False):
-        _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=bitboards)
+    _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=True)
 env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
                    opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
 _obs, infos = env.reset(seed=0)
@@ -148,14 +146,15 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 """
 
 
-@pytest.mark.slow  # compiles the search kernels into an empty cache: about 100 s
+@pytest.mark.slow  # compiles the bitboard search into an empty cache: about 50 s
 def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
     The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
-    both search kernels: each compiles once.  (The incremental updates compile once per sign on purpose: see
-    search._negamax.)  In a fresh process (other tests' calls would count) on an empty cache: a kernel loaded from
-    the cache brings its callees' code along, so their dispatchers would list no signature at all.
+    it: each compiles once.  (The incremental updates compile once per sign on purpose: see search._negamax.)  In a
+    fresh process (other tests' calls would count) on an empty cache: a kernel loaded from the cache brings its
+    callees' code along, so their dispatchers would list no signature at all.  The array search's callers are
+    checked on the shared cache below (an empty cache would compile every evaluator again for it, 40 s more).
     """
     import json
     import os
@@ -171,6 +170,40 @@ def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> Non
     signatures = json.loads(done.stdout.strip().splitlines()[-1])
     assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
     assert not any("Literal" in s for found in signatures.values() for s in found), signatures
+
+
+ARRAY_SIGNATURES = """
+import copy, json, pickle
+from games import CONNECT4, MNK
+from heuristics import Evaluator
+from search import _negamax as nm
+from search.agents import make_agent
+from search.engine import _search
+
+for name in ("c4_features", "windows"):  # the engine's array search on a gravity board
+    _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=False)
+game = MNK(9, 9, 5)
+agent = make_agent("alphabeta:heuristic=windows,depth=2", game, seed=0)  # an agent on a free board, and its copies
+for player in (agent, copy.deepcopy(agent), pickle.loads(pickle.dumps(agent))):
+    player.select_move(game.position([40, 41]))
+print(json.dumps([str(s) for s in nm._negamax.signatures]))
+"""
+
+
+def test_the_array_search_loads_or_compiles_once_for_every_caller() -> None:
+    """The array search from the engine on a gravity board and from an m,n,k agent and its copies: one signature.
+
+    A fresh process on the checkout's cache: a kernel called from Python lists what it loaded as well as what it
+    compiled, so a second caller's other signature shows (and on an empty cache would compile the search again).
+    """
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", ARRAY_SIGNATURES], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    signatures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(signatures) == 1 and "Literal" not in signatures[0], signatures
 
 
 GOMOKU_SEARCH = """
