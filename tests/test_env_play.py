@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from envs.play import main as play_main
+from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 
 
@@ -46,7 +48,7 @@ def test_connect4_bad_columns_then_a_whole_game_against_alphabeta() -> None:
     assert len(boards) >= opponent_moves >= 3  # the board is redrawn after every move pair
 
 
-def test_quit_end_of_input_and_bad_arguments() -> None:
+def test_quit_end_of_input_and_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     quit_now = play("connect4", "--opponent", "random", moves="q\n")
     assert quit_now.returncode == 0 and "bye" in quit_now.stdout
     ended = play("connect4", "--opponent", "random", moves="4\n")
@@ -64,8 +66,8 @@ def test_quit_end_of_input_and_bad_arguments() -> None:
         (["connect4", "--opponent", "alphabeta:f1_four=1e308"], "weights of c4_features too large for Connect-4"),
         (["connect4", "--opponent", "rules:seed=-1"], "seed=-1 is negative"),
     ]:
-        out = play(*args, moves="")
-        assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+        status, _, err = run_main(play_main, args, capsys)  # refused before the game reads a move
+        assert status == 2 and message in err and "Traceback" not in err, (args, err)
 
 
 @pytest.mark.parametrize("game_args", [["mnk", "--rows", "4", "--cols", "4", "--k", "3"], ["gomoku"]])
