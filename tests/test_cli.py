@@ -5,6 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
+from games.perft import main as perft_main
+from tests.inprocess import run_main
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "games.perft", *args], capture_output=True, text=True, timeout=300)
@@ -36,7 +41,7 @@ def test_start_position_and_array_walk_agree() -> None:
     assert table(a.stdout) == table(b.stdout) and len(table(a.stdout)) == 5
 
 
-def test_bad_arguments_give_usage_errors_not_tracebacks() -> None:
+def test_bad_arguments_give_usage_errors_not_tracebacks(capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
         (["mnk", "--rows", "0", "--cols", "3", "--k", "3", "--depth", "2"], "rows=0 is out of range"),
         (["mnk", "--rows", "3", "--depth", "2"], "missing: cols, k"),
@@ -48,6 +53,6 @@ def test_bad_arguments_give_usage_errors_not_tracebacks() -> None:
         (["connect4", "--depth", "two"], "invalid int value: 'two'"),
     ]
     for args, message in cases:
-        out = run(*args)
-        assert out.returncode == 2, (args, out.stdout)
-        assert message in out.stderr and "usage:" in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+        status, out, err = run_main(perft_main, args, capsys)
+        assert status == 2, (args, out)
+        assert message in err and "usage:" in err and "Traceback" not in err, (args, err)

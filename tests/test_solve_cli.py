@@ -10,8 +10,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from games import MNK, Connect4
+from search.solve import main as solve_main
 from search.solve import solve
+from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 
 DATA = Path(__file__).parent / "data" / "connect4"
@@ -96,7 +100,7 @@ def test_mnk_values() -> None:
     assert "after 'a1 b1 b2': win for x (the first player)" in given.stdout
 
 
-def test_bad_arguments_and_moves() -> None:
+def test_bad_arguments_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
     bad_move = run("--game", "mnk", "--rows", "3", "--cols", "3", "--k", "3", "a1", "a1")
     assert bad_move.returncode == 1 and "the cell is taken" in bad_move.stderr
     cases = [
@@ -110,8 +114,8 @@ def test_bad_arguments_and_moves() -> None:
         (["--game", "chess"], "invalid choice: 'chess'"),
     ]
     for args, message in cases:
-        out = run(*args)
-        assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (args, out.stderr)
+        status, _, err = run_main(solve_main, args, capsys)  # refused before reading stdin
+        assert status == 2 and message in err and "Traceback" not in err, (args, err)
 
 
 def test_ctrl_c_ends_with_a_note_and_130() -> None:
