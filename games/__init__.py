@@ -11,6 +11,9 @@ Rules live here and nowhere else: heuristics, search and the environments
 all go through :class:`Position` or the kernels behind it.
 """
 
+# The command line ``python -m games.perft`` is a module named as the function: loaded first, so that importing it
+# later (``from games.perft import main``) finds it loaded and does not rebind ``games.perft`` to the module.
+from games import perft as _perft_cli  # noqa: F401  # isort: skip
 from games._perft import PerftRow, perft
 from games.errors import AlphabetaError, GameError, IllegalMoveError, InvalidGameError, NotationError
 from games.playout import PlayoutStats, random_playout, random_playouts

@@ -56,3 +56,12 @@ def test_bad_arguments_give_usage_errors_not_tracebacks(capsys: pytest.CaptureFi
         status, out, err = run_main(perft_main, args, capsys)
         assert status == 2, (args, out)
         assert message in err and "usage:" in err and "Traceback" not in err, (args, err)
+
+
+def test_importing_the_command_lines_module_keeps_games_perft_the_function() -> None:
+    import importlib
+
+    import games
+
+    assert importlib.import_module("games.perft").main is perft_main
+    assert callable(games.perft) and games.perft.__module__ == "games._perft"
