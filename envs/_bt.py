@@ -30,14 +30,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Callable, Optional
 
 import numpy as np
 from scipy.optimize import brentq, minimize
-from scipy.stats import chi2
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of the odds: ``r = ELO_SCALE * x``."""
+
+
+def _chi2_one_dof(confidence: float) -> float:
+    """The ``confidence`` quantile of the chi-squared law with one degree of freedom: the square of the normal's
+    two-sided quantile (the standard library's normal: ``scipy.stats`` took 0.65 s to import)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0) ** 2
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,7 @@ def fit_ratings(scores: np.ndarray, games: np.ndarray, anchor: int, anchor_ratin
     x, top = _maximise(s, n, known)
     if not np.all(np.isfinite(x)) or np.max(np.abs(x)) > 50.0:  # 50 natural units = 8,700 Elo: a diverging fit
         raise ValueError("some rating is not finite (a group of players won or lost every game): add virtual draws")
-    drop = float(chi2.ppf(confidence, 1)) / 2.0
+    drop = _chi2_one_dof(confidence) / 2.0
     ratings, low, high = x * ELO_SCALE, (x * ELO_SCALE).copy(), (x * ELO_SCALE).copy()
     for i in free:
 
@@ -209,7 +215,7 @@ def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray, p
     s, n = s + prior_draws / 2, n + prior_draws
     if n.sum() == 0 or s.sum() in (0.0, n.sum()):
         raise ValueError("no games and no prior draws, or only wins or only losses without a prior: the Elo is not finite")
-    drop = float(chi2.ppf(confidence, 1)) / 2.0
+    drop = _chi2_one_dof(confidence) / 2.0
     start = float(np.mean(r))
     elo = _root(lambda x: _slope(x, r, s, n), start, 400.0 if _slope(start, r, s, n) > 0 else -400.0)
     top = _player_loglik(elo, r, s, n)

@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Sequence
 
-from scipy.stats import norm
-
+_NORMAL = NormalDist()
+"""The standard normal (the standard library's: ``scipy.stats`` took 0.65 s to import, in every command line)."""
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """Per-game average score of a game pair in each pentanomial bin."""
 GAME_SCORES = (1.0, 0.5, 0.0)
@@ -187,7 +188,7 @@ def score_interval(counts: Sequence[int], confidence: float = 0.95) -> tuple[flo
     values, outcomes, _ = _outcomes(counts)
     if sum(values) == 0:
         return 0.0, 1.0
-    z = float(norm.ppf(0.5 + confidence / 2.0))
+    z = _NORMAL.inv_cdf(0.5 + confidence / 2.0)
     observed = _moments(values, outcomes)[1]
     n, mean, var = _moments(padded(values, z), outcomes)
     half = z * math.sqrt(var / n)
@@ -202,7 +203,7 @@ def _estimate(counts: Sequence[int], games_per_sample: int, confidence: float) -
     low, high = score_interval(values, confidence)
     # LOS from the padded counts too, so that a one-sided handful of games is not "100% superior"
     n_pad, mean_pad, var_pad = _moments(padded(values), outcomes)
-    los = float(norm.cdf((mean_pad - 0.5) / math.sqrt(var_pad / n_pad)))
+    los = _NORMAL.cdf((mean_pad - 0.5) / math.sqrt(var_pad / n_pad))
     return Estimate(int(n), int(n) * games_per_sample, mean, low, high, elo_from_score(mean), elo_from_score(low),
                     elo_from_score(high), los, confidence)  # fmt: skip
 
