@@ -18,6 +18,7 @@ import pytest
 from games import CONNECT4
 from heuristics import load_weights
 from search.agents import AlphaBetaAgent
+from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 from tuning.run import EXIT_NO_IMPROVEMENT, main
 
@@ -487,13 +488,14 @@ def test_ctrl_c_while_numba_compiles_is_one_line_and_exit_130(tmp_path: Path, to
 
 @pytest.mark.parametrize("extra", [["--pairs", str(2**70)], ["--pairs", str(2**70), "--sprt", "0,5"], ["--workers", "10000"],
                                    ["--openings", str(10**12)]])
-def test_a_count_beyond_the_machine_is_refused_at_once(extra: list[str]) -> None:
-    command = [sys.executable, "-m", "tuning.match", "alphabeta:depth=1", "random", *extra]
+def test_a_count_beyond_the_machine_is_refused_at_once(extra: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from tuning.match import main as match_main
+
     started = time.time()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=90)
-    assert done.returncode == 2 and time.time() - started < 60, done.stderr
-    last = done.stderr.strip().splitlines()[-1]
-    assert extra[0] in last and "must be an integer from 1 to" in last and "Traceback" not in done.stderr
+    status, _, err = run_main(match_main, ["alphabeta:depth=1", "random", *extra], capsys)
+    assert status == 2 and time.time() - started < 60, err
+    last = err.strip().splitlines()[-1]
+    assert extra[0] in last and "must be an integer from 1 to" in last and "Traceback" not in err
 
 
 @pytest.mark.parametrize(("options", "message"), [({"workers": 10_000}, "--workers 10000"),
