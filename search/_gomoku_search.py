@@ -215,17 +215,25 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  
 
 
 @njit(**JIT)
-def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
-    """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
-    table = ctx[6]
-    return table[int(memo & np.int64(table.shape[0] - 1))] == memo
+def _vcf_slot(ctx, memo: np.int64) -> int:  # type: ignore[no-untyped-def]
+    """The slot of ``memo`` (a position's hash, salted by the kind of search) in the table of threat searches run."""
+    return int(memo & np.int64(ctx[6].shape[0] - 1))
 
 
 @njit(**JIT)
-def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
-    """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
-    table = ctx[6]
-    table[int(memo & np.int64(table.shape[0] - 1))] = memo
+def _searched_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
+    """True if a threat search of this position and budget (``memo``: its hash, salted) ran to its end before (its
+    result, if the search keeps one, is in ``ctx[7]`` at the same slot)."""
+    return ctx[6][_vcf_slot(ctx, memo)] == memo
+
+
+@njit(**JIT)
+def _remember_searched(ctx, memo: np.int64, plies: int) -> None:  # type: ignore[no-untyped-def]
+    """Keep that a threat search of this position ran to its end, and the plies of the win it found (0: none); the
+    next iterations meet the same positions again."""
+    slot = _vcf_slot(ctx, memo)
+    ctx[6][slot] = memo
+    ctx[7][slot] = max(plies, 0)
 
 
 @njit(**JIT)
@@ -234,8 +242,8 @@ def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-u
     ctl = ctx[0]
     if _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0 and ctl[C_VCF_BUDGET] > 0:
         memo = st[6][M_HASH] ^ np.int64(colour + 2)
-        if _failed_before(ctx, memo):
-            found = ctx[7][int(memo & np.int64(ctx[7].shape[0] - 1))]
+        if _searched_before(ctx, memo):
+            found = ctx[7][_vcf_slot(ctx, memo)]
             if found > 0:  # a VCF found before (the table keeps wins too: 0 marks a failure)
                 return WIN - ply - found
             return _evaluate(st, colour)
@@ -247,8 +255,7 @@ def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-u
         near = ctx[8][ply - 2] if ctl[C_VCF_NEAR] and ply >= 2 else -1
         plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(near))
         if not ctl[C_ABORTED]:
-            _remember_failure(ctx, memo)
-            ctx[7][int(memo & np.int64(ctx[7].shape[0] - 1))] = max(plies, 0)
+            _remember_searched(ctx, memo, plies)
         if plies >= 0:
             if plies > ctl[C_THREAT_DEPTH]:
                 ctl[C_THREAT_DEPTH] = plies
@@ -262,7 +269,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     budget ``ctl[C_VCT_BUDGET]``, or -1; a search that found nothing is remembered by the position's key."""
     ctl = ctx[0]
     memo = key ^ np.int64(8)
-    if _failed_before(ctx, memo):
+    if _searched_before(ctx, memo):  # only failures are kept here (a win ends the node's search)
         return -1
     geo = cfg[0]
     empty = st[0].shape[0] - st[6][M_STONES]
@@ -273,7 +280,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     ctl[C_VCT_NODES] += used
     if plies > 0:
         return plies
-    _remember_failure(ctx, memo)
+    _remember_searched(ctx, memo, np.int64(0))
     return -1
 
 
@@ -460,13 +467,13 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
         slot = _probe(tt, key) if ctl[C_USE_TT] else -1
         memo = key ^ np.int64(4)
-        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
+        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _searched_before(ctx, memo):
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
             plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(-1))
             if ctl[C_ABORTED]:
                 return 0.0
-            if plies < 0:
-                _remember_failure(ctx, memo)
+            if plies < 0:  # a win is kept in the table instead
+                _remember_searched(ctx, memo, plies)
             if plies >= 0:
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies
