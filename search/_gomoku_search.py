@@ -6,7 +6,7 @@ Free boards (no gravity) with k >= 4, freestyle or exact-k, over the incremental
 * Allis (1994), *Searching for Solutions in Games and Artificial Intelligence*, ch. 5: threat-space
   search.  A *four* (a move after which one cell wins) has exactly one reply; a sequence of fours that
   ends in a five or an open four is a VCF (victory by continuous fours), searched here at the horizon
-  (:func:`_vcf`); against an *open three* the defender must block it or play a four of its own, so at an
+  (:func:`_vcf`), then a VCT (fours and open threes, :func:`_vct`; also near the root); against an *open three* the defender must block it or play a four of its own, so at an
   interior node where the opponent can make an open four next move only those moves are searched.
 * The pattern evaluation and move ordering of Gomocup engines (Rapfi, Embryo, Yixin as their authors
   describe them): the value of a cell is the sum of its line patterns' weights plus a bonus for its
