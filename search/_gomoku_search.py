@@ -6,7 +6,7 @@ Free boards (no gravity) with k >= 4, freestyle or exact-k, over the incremental
 * Allis (1994), *Searching for Solutions in Games and Artificial Intelligence*, ch. 5: threat-space
   search.  A *four* (a move after which one cell wins) has exactly one reply; a sequence of fours that
   ends in a five or an open four is a VCF (victory by continuous fours), searched here at the horizon
-  (:func:`_vcf`); against an *open three* the defender must block it or play a four of its own, so at an
+  (:func:`_vcf`), then a VCT (fours and open threes, :func:`_vct`; also near the root); against an *open three* the defender must block it or play a four of its own, so at an
   interior node where the opponent can make an open four next move only those moves are searched.
 * The pattern evaluation and move ordering of Gomocup engines (Rapfi, Embryo, Yixin as their authors
   describe them): the value of a cell is the sum of its line patterns' weights plus a bonus for its
@@ -45,6 +45,7 @@ from numba import njit
 from games._jit import JIT
 from heuristics._gomoku_lines import OPEN_THREE
 from heuristics._gomoku_state import (
+    CLASS_DOUBLE_THREE,
     CLASS_FIVE,
     CLASS_FOUR,
     CLASS_FOUR_THREE,
@@ -73,9 +74,11 @@ VCF_LIMIT = np.int64(2 * MAX_PLY)
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
- C_VCT_NODES, C_VCF_NEAR) = range(18)  # fmt: skip
-C_SIZE = 20
+ C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY) = range(22)  # fmt: skip
+C_SIZE = 24
 VCT_PLIES = 11
+HORIZON_VCT_PLIES = np.int64(11)
+"""Longest VCT line the horizon's own VCT (:func:`_vct`) searches, in plies (an int64, as :data:`VCF_LIMIT`)."""
 """Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 _BIG = 1e12
 INITIATIVE = 1.5
@@ -215,45 +218,179 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  
 
 
 @njit(**JIT)
-def _failed_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
-    """True if a VCF search of this position and budget (``memo``: its hash, salted) found nothing before."""
-    table = ctx[6]
-    return table[int(memo & np.int64(table.shape[0] - 1))] == memo
+def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: int) -> int:  # type: ignore[no-untyped-def]
+    """Plies to a win by fours and threes (a VCT) of the attacker, or -1 (none found in ``ctl[C_HVCT_CALL_NODES]``
+    moves); ``plies`` played so far.  The horizon's VCT, over the engine's pattern state (:func:`_quiesce`).
+
+    ``defend`` 0: the attacker ``colour`` is to move; it tries its fours (one reply: the completing cell) and, when
+    the defender has no open three or four-three of its own, its open threes, on a line through ``near`` within
+    ``H`` (the next threat on the lines of the one before, as in :func:`_vcf`).  ``defend`` 1: the defender
+    ``colour`` is to move against the attacker's threat; every answer that :func:`_answers` keeps (its own fours
+    and the cells on the threat's lines, Allis' defence set) must lose.  A defender four is blocked and the
+    defender moves again; a block that makes a four of the defender's own ends the line (conservative: the
+    defence set is a superset of the real answers, so a VCT found holds but for the rare counter
+    :func:`_answers` names; a VCT missed only leaves the static value).
+    """
+    ctl = ctx[0]
+    n = st[0].shape[0]
+    other = 1 - colour
+    if plies >= limit or ctl[C_HVCT_CALL_NODES] <= 0 or ctl[C_ABORTED]:
+        return -1
+    cells, listed = st[5], st[6][M_CANDIDATES]
+    moves = np.empty(listed, dtype=np.int32)
+    count = 0
+    if defend:
+        attacker = other
+        if _count(st, colour, CLASS_FIVE) > 0:
+            return -1
+        if _count(st, attacker, CLASS_WIN) + _count(st, attacker, CLASS_FOUR_THREE) + _count(st, attacker, CLASS_FIVE) == 0:
+            return -1  # the threat is gone
+        for i in range(listed):
+            moves[i] = cells[n + i]
+        count = _answers(st, cfg, colour, moves, listed)
+        order = np.empty(count, dtype=np.float64)
+        for i in range(count):  # the likeliest refutation first: the cells the attacker most wants, own fours
+            order[i] = st[4][attacker * n + moves[i]] + st[4][colour * n + moves[i]]
+        worst = -1
+        for i in range(count):
+            _pick(moves, order, i, count)
+            cell = moves[i]
+            ctl[C_HVCT_CALL_NODES] -= 1
+            ctl[C_VCF_NODES] += 1
+            if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+                ctl[C_ABORTED] = 1
+            if ctl[C_ABORTED] or ctl[C_HVCT_CALL_NODES] < 0:
+                return -1
+            _make(st, cfg, cell, colour)
+            fives = _count(st, colour, CLASS_FIVE)
+            if fives >= 2:
+                found = -1  # the defender's open four or double four
+            elif _count(st, attacker, CLASS_FIVE) > 0:
+                found = plies + 2
+            elif fives == 1:  # a four of the defender's: the attacker blocks it, the defender moves again
+                block = _find(st, colour, CLASS_FIVE)
+                _make(st, cfg, block, attacker)
+                found = _vct(st, cfg, ctx, colour, plies + 2, limit, near, np.int64(1))
+                _unmake(st, cfg, block)
+            elif _count(st, attacker, CLASS_WIN) > 0:
+                found = plies + 4
+            else:
+                found = _vct(st, cfg, ctx, attacker, plies + 1, limit, near, np.int64(0))
+            _unmake(st, cfg, cell)
+            if found < 0:
+                return -1
+            worst = max(worst, found)
+        return worst
+    cols, half = cfg[0][G_COLS], cfg[0][G_HALF]
+    threes = _count(st, other, CLASS_WIN) + _count(st, other, CLASS_FOUR_THREE) == 0  # else a three is too slow
+    order = np.empty(listed, dtype=np.float64)
+    for i in range(listed):
+        cell = cells[n + i]
+        c = st[3][colour * n + cell]
+        four = c == CLASS_FOUR or c == CLASS_FOUR_THREE
+        three = threes and (c == CLASS_OPEN_THREE or c == CLASS_DOUBLE_THREE)
+        if (four or three) and (near < 0 or _near(cell, near, cols, half)):
+            moves[count] = cell
+            order[count] = c * _BIG + st[4][colour * n + cell]  # the strongest threat first, then the best cell
+            count += 1
+    for i in range(count):
+        _pick(moves, order, i, count)
+        cell = moves[i]
+        ctl[C_HVCT_CALL_NODES] -= 1
+        ctl[C_VCF_NODES] += 1
+        if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+            ctl[C_ABORTED] = 1
+        if ctl[C_ABORTED] or ctl[C_HVCT_CALL_NODES] < 0:
+            return -1
+        c = st[3][colour * n + cell]
+        _make(st, cfg, cell, colour)
+        found = -1
+        if c == CLASS_FOUR or c == CLASS_FOUR_THREE:  # a four: one reply
+            reply = _five_after(st, cfg, cell, colour)
+            if reply >= 0 and _count(st, colour, CLASS_FIVE) == 1:
+                _make(st, cfg, reply, other)
+                if _count(st, other, CLASS_FIVE) == 0:
+                    if _count(st, colour, CLASS_FIVE) > 0 or _count(st, colour, CLASS_WIN) > 0:
+                        found = plies + 3 if _count(st, colour, CLASS_FIVE) > 0 else plies + 5
+                    else:
+                        found = _vct(st, cfg, ctx, colour, plies + 2, limit, np.int64(cell), np.int64(0))
+                _unmake(st, cfg, reply)
+            elif _count(st, colour, CLASS_FIVE) >= 2:
+                found = plies + 3
+        else:  # a three: every answer of the defender's
+            found = _vct(st, cfg, ctx, other, plies + 1, limit, np.int64(cell), np.int64(1))
+        _unmake(st, cfg, cell)
+        if found >= 0:
+            return found
+    return -1
 
 
 @njit(**JIT)
-def _remember_failure(ctx, memo: np.int64) -> None:  # type: ignore[no-untyped-def]
-    """Keep that a VCF search found nothing (the next iterations meet the same positions again)."""
-    table = ctx[6]
-    table[int(memo & np.int64(table.shape[0] - 1))] = memo
+def _vcf_slot(ctx, memo: np.int64) -> int:  # type: ignore[no-untyped-def]
+    """The slot of ``memo`` (a position's hash, salted by the kind of search) in the table of threat searches run."""
+    return int(memo & np.int64(ctx[6].shape[0] - 1))
+
+
+@njit(**JIT)
+def _searched_before(ctx, memo: np.int64) -> bool:  # type: ignore[no-untyped-def]
+    """True if a threat search of this position and budget (``memo``: its hash, salted) ran to its end before (its
+    result, if the search keeps one, is in ``ctx[7]`` at the same slot)."""
+    return ctx[6][_vcf_slot(ctx, memo)] == memo
+
+
+@njit(**JIT)
+def _remember_searched(ctx, memo: np.int64, plies: int) -> None:  # type: ignore[no-untyped-def]
+    """Keep that a threat search of this position ran to its end, and the plies of the win it found (0: none); the
+    next iterations meet the same positions again."""
+    slot = _vcf_slot(ctx, memo)
+    ctx[6][slot] = memo
+    ctx[7][slot] = max(plies, 0)
 
 
 @njit(**JIT)
 def _quiesce(st, cfg, ctx, colour: int, ply: int) -> float:  # type: ignore[no-untyped-def]
-    """The horizon: a VCF of the side to move within its node budget, else the static value."""
+    """The horizon: a VCF of the side to move within its node budget, then (``ctl[C_HVCT_BUDGET]`` > 0) a VCT
+    within that budget, else the static value."""
     ctl = ctx[0]
+    # Only threats on the lines of the side's own last move, each next one on the lines of the one before (a
+    # VCF dependent on that move, Allis' dependency): the side's other VCFs were there a move earlier, where
+    # the search met them.  Trying every four cost three quarters of the engine's time (3.3 times the time to
+    # depth 7 in middle-game positions, the same move in 18 of 22).
+    near = ctx[8][ply - 2] if ctl[C_VCF_NEAR] and ply >= 2 else -1
     if _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0 and ctl[C_VCF_BUDGET] > 0:
-        memo = st[6][M_HASH] ^ np.int64(colour + 2)
-        if _failed_before(ctx, memo):
-            found = ctx[7][int(memo & np.int64(ctx[7].shape[0] - 1))]
-            if found > 0:  # a VCF found before (the table keeps wins too: 0 marks a failure)
-                return WIN - ply - found
-            return _evaluate(st, colour)
-        ctl[C_VCF_CALL_NODES] = ctl[C_VCF_BUDGET]
-        # Only fours on the lines of the side's own last move, each next one on the lines of the one before (a
-        # VCF dependent on that move, Allis' dependency): the side's other VCFs were there a move earlier, where
-        # the search met them.  Trying every four cost three quarters of the engine's time (3.3 times the time to
-        # depth 7 in middle-game positions, the same move in 18 of 22).
-        near = ctx[8][ply - 2] if ctl[C_VCF_NEAR] and ply >= 2 else -1
-        plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(near))
-        if not ctl[C_ABORTED]:
-            _remember_failure(ctx, memo)
-            ctx[7][int(memo & np.int64(ctx[7].shape[0] - 1))] = max(plies, 0)
-        if plies >= 0:
-            if plies > ctl[C_THREAT_DEPTH]:
-                ctl[C_THREAT_DEPTH] = plies
+        plies = _horizon_threat(st, cfg, ctx, colour, ply, near, np.int64(0))
+        if plies > 0:
+            return WIN - ply - plies
+    threes = _count(st, colour, CLASS_OPEN_THREE) + _count(st, colour, CLASS_DOUBLE_THREE)
+    if ctl[C_HVCT_BUDGET] > 0 and near >= 0 and threes > 0:
+        # the side's attack of threes built with its last move: the opponent's quiet move that allowed it loses
+        plies = _horizon_threat(st, cfg, ctx, colour, ply, near, np.int64(1))
+        if plies > 0:
             return WIN - ply - plies
     return _evaluate(st, colour)
+
+
+@njit(**JIT)
+def _horizon_threat(st, cfg, ctx, colour: int, ply: int, near: int, vct: int) -> int:  # type: ignore[no-untyped-def]
+    """Plies of the horizon's VCF (``vct`` 0) or VCT (1: ``ctl[C_HVCT_BUDGET]`` moves; 2: the bigger VCT of a node
+    near the root, ``ctl[C_SVCT_BUDGET]``) for ``colour`` to move, or 0; searched once per position (the table
+    keeps the result: the next iterations meet the same positions again)."""
+    ctl = ctx[0]
+    memo = st[6][M_HASH] ^ np.int64(colour + 2 + 14 * vct)
+    if _searched_before(ctx, memo):
+        return ctx[7][_vcf_slot(ctx, memo)]  # a win found before (0 marks a failure)
+    if vct:
+        ctl[C_HVCT_CALL_NODES] = ctl[C_HVCT_BUDGET] if vct == 1 else ctl[C_SVCT_BUDGET]
+        plies = _vct(st, cfg, ctx, colour, np.int64(0), HORIZON_VCT_PLIES, np.int64(near), np.int64(0))
+    else:
+        ctl[C_VCF_CALL_NODES] = ctl[C_VCF_BUDGET]
+        plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(near))
+    if ctl[C_ABORTED]:
+        return 0
+    _remember_searched(ctx, memo, plies)
+    if plies > ctl[C_THREAT_DEPTH]:
+        ctl[C_THREAT_DEPTH] = plies
+    return max(plies, 0)
 
 
 @njit(**JIT)
@@ -262,7 +399,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     budget ``ctl[C_VCT_BUDGET]``, or -1; a search that found nothing is remembered by the position's key."""
     ctl = ctx[0]
     memo = key ^ np.int64(8)
-    if _failed_before(ctx, memo):
+    if _searched_before(ctx, memo):  # only failures are kept here (a win ends the node's search)
         return -1
     geo = cfg[0]
     empty = st[0].shape[0] - st[6][M_STONES]
@@ -273,7 +410,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     ctl[C_VCT_NODES] += used
     if plies > 0:
         return plies
-    _remember_failure(ctx, memo)
+    _remember_searched(ctx, memo, np.int64(0))
     return -1
 
 
@@ -456,17 +593,29 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
             if plies > ctl[C_THREAT_DEPTH]:
                 ctl[C_THREAT_DEPTH] = plies
             return WIN - ply - plies
+    if 0 < ply <= ctl[C_SVCT_PLY] and ctl[C_SVCT_BUDGET] > 0 and not _threatened(st, colour):
+        # near the root the side's VCT from its last move (the opponent's a ply below the root: from any threat),
+        # with a bigger budget: a move that lets the opponent start one is lost, whatever the depth
+        near = ctx[8][ply - 2] if ply >= 2 else -1
+        threats = _count(st, colour, CLASS_OPEN_THREE) + _count(st, colour, CLASS_DOUBLE_THREE) + \
+            _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE)  # fmt: skip
+        if threats > 0:
+            plies = _horizon_threat(st, cfg, ctx, colour, ply, near, np.int64(2))
+            if ctl[C_ABORTED]:
+                return 0.0
+            if plies > 0:
+                return WIN - ply - plies
     if ply <= 2 and ctl[C_VCF_SHALLOW] > 0 and _count(st, colour, CLASS_FOUR) + _count(st, colour, CLASS_FOUR_THREE) > 0:
         # near the root a bigger VCF: a move that leaves the opponent a long VCF is lost, whatever the depth
         slot = _probe(tt, key) if ctl[C_USE_TT] else -1
         memo = key ^ np.int64(4)
-        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _failed_before(ctx, memo):
+        if (slot < 0 or tt[2][slot] < MAX_PLY) and not _searched_before(ctx, memo):
             ctl[C_VCF_CALL_NODES] = ctl[C_VCF_SHALLOW]
             plies = _vcf(st, cfg, ctx, colour, np.int64(0), VCF_LIMIT, np.int64(-1))
             if ctl[C_ABORTED]:
                 return 0.0
-            if plies < 0:
-                _remember_failure(ctx, memo)
+            if plies < 0:  # a win is kept in the table instead
+                _remember_searched(ctx, memo, plies)
             if plies >= 0:
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies

@@ -294,6 +294,80 @@ def test_the_in_tree_vct_check_changes_nothing_without_threats() -> None:
         assert (results[0].move, results[0].score, results[0].nodes) == (results[1].move, results[1].score, results[1].nodes)
 
 
+def _kernel_vct(engine: GomokuEngine, position: Position, near: int, budget: int, limit: int) -> int:
+    """The plies of the engine's own VCT (:func:`search._gomoku_search._vct`) for the side to move, or -1."""
+    engine.sync(position)
+    ctl = engine.ctx[0]
+    ctl[gs.C_ABORTED], ctl[gs.C_HVCT_CALL_NODES] = 0, budget
+    engine.ctx[1][0] = np.inf
+    return int(gs._vct(engine.st, engine.cfg, engine.ctx, position.to_move, np.int64(0), np.int64(limit),
+                       np.int64(near), np.int64(0)))  # fmt: skip
+
+
+def test_the_engines_vct_is_a_win_the_threat_space_search_confirms() -> None:
+    """Positions of noisy play on both rule sets: every VCT the engine's own search claims (fours and threes over its
+    pattern state, the defender's answers cut to Allis' defence set) is a win the exhaustive threat-space search
+    (every defender move tried) proves too, and some are found."""
+    rng = np.random.default_rng(3)
+    found = 0
+    for exact in (False, True):
+        game = MNK(15, 15, 5, exact_k=exact)
+        for _ in range(6):
+            position = game.position("h8")
+            for _ in range(14):
+                near = [c for c in position.legal_moves() if any(max(abs(c // 15 - s // 15), abs(c % 15 - s % 15)) <= 1
+                                                               for s in position.moves)]  # fmt: skip
+                position.play(int(rng.choice(near)))
+                if position.is_terminal() or find_vcf(position, nodes=20_000).win:
+                    break
+                engine = GomokuEngine(game, tt_bits=10)
+                plies = _kernel_vct(engine, position, -1, 5_000, 7)
+                if plies > 0:
+                    found += 1
+                    assert find_vct(position, nodes=500_000, max_depth=plies).win, position.move_string()
+    assert found >= 3
+
+
+def _horizon_value(budget: int) -> float:
+    """The horizon's value for o after o's i11 and x's e9 in the exact-k game above, with ``budget`` horizon VCT moves
+    (o's VCT there starts on the column of i11)."""
+    position = _VCT_GAME.position(_VCT_MOVES + " e9")
+    engine = GomokuEngine(_VCT_GAME, tt_bits=10)
+    engine.sync(position)
+    ctl = engine.ctx[0]
+    ctl[gs.C_VCF_BUDGET], ctl[gs.C_VCF_NEAR], ctl[gs.C_HVCT_BUDGET] = engine.horizon_vcf, 1, budget
+    engine.ctx[1][0] = np.inf
+    engine.ctx[8][0], engine.ctx[8][1] = _VCT_GAME.parse_move("i11"), _VCT_GAME.parse_move("e9")
+    return float(gs._quiesce(engine.st, engine.cfg, engine.ctx, position.to_move, np.int64(2)))
+
+
+def test_the_horizon_vct_sees_an_attack_of_threes_from_the_last_move() -> None:
+    """o's VCT after e9 (9 plies by the threat-space search) from the lines of its last stone: with the horizon VCT
+    the horizon is a proved win for o, without it (the fours-only VCF) an evaluation."""
+    assert _horizon_value(5_000) >= gs.LOST
+    assert abs(_horizon_value(0)) < gs.LOST
+
+
+def test_the_shallow_vct_scores_a_move_that_allows_one_as_lost() -> None:
+    """The VCT of a node near the root (a ply below it: from any threat) sees o's attack after e9, as the in-tree
+    check with the threat-space search does, and the engine's search then avoids e9."""
+    position = _VCT_GAME.position(_VCT_MOVES)
+    e9 = _VCT_GAME.parse_move("e9")
+    engine = GomokuEngine(_VCT_GAME, tt_bits=12)
+    engine.shallow_vct, engine.shallow_vct_ply = 5_000, 1
+    engine.reset()
+    engine.sync(position)
+    ctl = engine.ctx[0]
+    ctl[gs.C_ABORTED] = ctl[gs.C_NODE_LIMIT] = 0
+    ctl[gs.C_SVCT_BUDGET], ctl[gs.C_SVCT_PLY] = 5_000, 1
+    engine.ctx[1][0] = np.inf
+    moves, scores = np.array([e9], np.int32), np.zeros(1)
+    score, _, _ = gs._root(engine.st, engine.cfg, engine.tt, engine.ctx, 2, -np.inf, np.inf, position.to_move, moves,
+                           scores, 1)  # fmt: skip
+    assert score <= -gs.LOST
+    assert engine.search(position, Limit(depth=3)).move != e9
+
+
 def test_copies_of_an_engine_agent_search_with_the_kernels_already_compiled() -> None:
     """A deep-copied (an environment's opponent) or pickled engine takes the shared read-only pattern table again:
     a writable copy is another signature, for which the whole recursive search would compile again."""
