@@ -218,6 +218,18 @@ def _vcf(st, cfg, ctx, colour: int, plies: int, limit: int, near: int) -> int:  
 
 
 @njit(**JIT)
+def _charge_vct_move(ctx) -> bool:  # type: ignore[no-untyped-def]
+    """Count one move of a VCT against its budget ``ctl[C_HVCT_CALL_NODES]`` and the threat moves' total, reading
+    the clock every ``ctl[C_TIME_MASK] + 1`` of them; False when the VCT must stop (out of time or budget)."""
+    ctl = ctx[0]
+    ctl[C_HVCT_CALL_NODES] -= 1
+    ctl[C_VCF_NODES] += 1
+    if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
+        ctl[C_ABORTED] = 1
+    return ctl[C_ABORTED] == 0 and ctl[C_HVCT_CALL_NODES] >= 0
+
+
+@njit(**JIT)
 def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: int) -> int:  # type: ignore[no-untyped-def]
     """Plies to a win by fours and threes (a VCT) of the attacker, or -1 (none found in ``ctl[C_HVCT_CALL_NODES]``
     moves); ``plies`` played so far.  The horizon's VCT, over the engine's pattern state (:func:`_quiesce`).
@@ -255,11 +267,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
         for i in range(count):
             _pick(moves, order, i, count)
             cell = moves[i]
-            ctl[C_HVCT_CALL_NODES] -= 1
-            ctl[C_VCF_NODES] += 1
-            if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
-                ctl[C_ABORTED] = 1
-            if ctl[C_ABORTED] or ctl[C_HVCT_CALL_NODES] < 0:
+            if not _charge_vct_move(ctx):
                 return -1
             _make(st, cfg, cell, colour)
             fives = _count(st, colour, CLASS_FIVE)
@@ -296,11 +304,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
     for i in range(count):
         _pick(moves, order, i, count)
         cell = moves[i]
-        ctl[C_HVCT_CALL_NODES] -= 1
-        ctl[C_VCF_NODES] += 1
-        if ctl[C_VCF_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
-            ctl[C_ABORTED] = 1
-        if ctl[C_ABORTED] or ctl[C_HVCT_CALL_NODES] < 0:
+        if not _charge_vct_move(ctx):
             return -1
         c = st[3][colour * n + cell]
         _make(st, cfg, cell, colour)
