@@ -77,9 +77,9 @@ EXACT, LOWER, UPPER = 1, 2, 3
  C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY) = range(22)  # fmt: skip
 C_SIZE = 24
 VCT_PLIES = 11
+"""Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 HORIZON_VCT_PLIES = np.int64(11)
 """Longest VCT line the horizon's own VCT (:func:`_vct`) searches, in plies (an int64, as :data:`VCF_LIMIT`)."""
-"""Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 _BIG = 1e12
 INITIATIVE = 1.5
 """Weight of the side to move's own cell values against the opponent's in the engine's static value (1 would be
@@ -236,7 +236,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
 
     ``defend`` 0: the attacker ``colour`` is to move; it tries its fours (one reply: the completing cell) and, when
     the defender has no open three or four-three of its own, its open threes, on a line through ``near`` within
-    ``H`` (the next threat on the lines of the one before, as in :func:`_vcf`).  ``defend`` 1: the defender
+    the line's half-width ``cfg[0][G_HALF]`` (the next threat on the lines of the one before, as in :func:`_vcf`).  ``defend`` 1: the defender
     ``colour`` is to move against the attacker's threat; every answer that :func:`_answers` keeps (its own fours
     and the cells on the threat's lines, Allis' defence set) must lose.  A defender four is blocked and the
     defender moves again; a block that makes a four of the defender's own ends the line (conservative: the
