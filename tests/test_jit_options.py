@@ -215,7 +215,7 @@ from search.gomoku import GomokuEngine
 
 game = MNK(9, 9, 5)
 result = GomokuEngine(game, tt_bits=10).search(game.position([40, 0, 41, 80, 42]), Limit(depth=3))
-kernels = ("_negamax", "_vcf", "_quiesce", "_root")
+kernels = ("_negamax", "_vcf", "_vct", "_quiesce", "_root")
 print(json.dumps({"move": result.move, "compiled": {name: len(getattr(gs, name).signatures) for name in kernels}}))
 """
 
@@ -234,4 +234,4 @@ def test_the_gomoku_engine_loads_its_recursive_kernels_from_the_cache() -> None:
     assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr[-3000:]
     first, second = (json.loads(run.stdout.strip().splitlines()[-1]) for run in runs)
     assert second["move"] == first["move"]
-    assert second["compiled"] == {"_negamax": 0, "_vcf": 0, "_quiesce": 0, "_root": 1}, second
+    assert second["compiled"] == {"_negamax": 0, "_vcf": 0, "_vct": 0, "_quiesce": 0, "_root": 1}, second
