@@ -1,10 +1,13 @@
 """The wheel as a user gets it: built and installed into a fresh venv whose numba cache starts empty.
 
-Two tests use one such venv (the ``wheel_venv`` fixture of ``tests/conftest.py``, one per worker, and both
-tests in the ``wheel`` xdist group, so one worker builds it once): ``tests/test_jit_options.py`` counts the
-bitboard search's signatures in its empty cache, and ``tests/test_wheel.py`` then runs every command
-there.  The first compiles the Connect-4 kernels that the commands would compile anyway, so a fresh clone's
-run compiles them once, not once in a throwaway cache and again in the venv.
+Three tests use one such venv (the ``wheel_venv`` fixture of ``tests/conftest.py``, one per worker, and the
+three in the ``wheel`` xdist group, so one worker builds it once), in this order (all are marked ``slow``,
+and pytest keeps the collection order): ``tests/test_jit_options.py`` counts the bitboard search's signatures
+in its empty cache, ``tests/test_warmup.py`` checks that ``envs.play`` says it prepares a cold opponent (the
+rules player), and ``tests/test_wheel.py`` then runs every command there.  The first two compile kernels that
+the commands would compile anyway, so a fresh clone's run compiles them once, not once in a throwaway cache
+and again in the venv.  Each of the first two falls back to an empty cache folder of its own when the venv's
+already holds its kernels (another order).
 
 The venv sees the system's site-packages (numba, gymnasium, optuna: nothing is downloaded), but its own
 site-packages come first on ``sys.path``, so the installed wheel shadows any editable install of the project
