@@ -4,9 +4,10 @@ The venv (``tests/wheelvenv.py``) sees the system's site-packages (numba,
 gymnasium, optuna: nothing is downloaded), but its own site-packages come
 first on ``sys.path``, so the installed wheel shadows any editable install of
 the project there; the test checks every package's ``__file__``.  The kernels
-compile in the venv, into its own cache (only the Connect-4 kernels that the
-signature count of ``tests/test_jit_options.py`` compiled there first are
-warm), so the commands are tiny: a Piskvork game's first timed move (compiled
+compile in the venv, into its own cache (only what the two tests run there
+first compiled is warm: the Connect-4 search of the signature count in
+``tests/test_jit_options.py``, the rules player of ``tests/test_warmup.py``;
+see ``tests/wheelvenv.py``), so the commands are tiny: a Piskvork game's first timed move (compiled
 at START, not on the clock), a tuning run against the default gauntlet (which
 must include the shipped tuned files), ``gym.make`` with a shipped tuned
 opponent by name, ``envs.rate`` against the ladder's tuned rung,
