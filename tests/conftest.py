@@ -1,6 +1,8 @@
-"""Suite-wide pytest hooks."""
+"""Suite-wide pytest hooks and the fixtures that more than one test module shares."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -9,3 +11,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """The tests marked ``slow`` first, the rest in their order: pytest-xdist hands tests out in collection order,
     so a two-minute test collected last (the wheel's, the guides') kept one worker busy alone at the end."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """``(python of a venv holding only the wheel, an empty folder to run in)``: built once per process for the
+    tests of the ``wheel`` xdist group (``tests/wheelvenv.py``); its numba cache starts empty."""
+    from tests.wheelvenv import build_venv
+
+    return build_venv(tmp_path_factory.mktemp("wheel"))

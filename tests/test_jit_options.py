@@ -146,8 +146,9 @@ print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.it
 """
 
 
-@pytest.mark.slow  # compiles the bitboard search into an empty cache: about 50 s
-def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
+@pytest.mark.slow  # compiles the bitboard search into an empty cache: about a minute
+@pytest.mark.xdist_group("wheel")  # in the wheel's venv (tests/wheelvenv.py), whose cache is empty before its commands
+def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path, Path], tmp_path: Path) -> None:
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
     The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
@@ -155,16 +156,23 @@ def test_the_search_kernels_compile_once_for_every_caller(tmp_path: Path) -> Non
     fresh process (other tests' calls would count) on an empty cache: a kernel loaded from the cache brings its
     callees' code along, so their dispatchers would list no signature at all.  The array search's callers are
     checked on the shared cache below (an empty cache would compile every evaluator again for it, 40 s more).
+
+    The empty cache is the wheel's venv's, before ``tests/test_wheel.py`` runs its commands there: the kernels
+    compiled here are the ones those commands need, so they compile once for both tests.  Should the venv's
+    cache hold kernels already (the wheel's test ran first), an empty folder of its own stands in.
     """
     import json
-    import os
     import subprocess
-    import sys
 
-    # NUMBA_OPT=0: the signatures a call compiles do not depend on LLVM's optimisation, which is half the compile
-    # time of this cold process (80 s against 163 s on the 2-core VM); such code is not cached, so nothing is kept
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_OPT": "0"}
-    done = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, env=env, capture_output=True, text=True,
+    from tests.wheelvenv import cached_kernels, clean_env
+
+    python, empty = wheel_venv
+    env = clean_env()
+    if cached_kernels(python):
+        # NUMBA_OPT=0: the signatures a call compiles do not depend on LLVM's optimisation, which is half the
+        # compile time of this cold process; the folder is thrown away, so no slow code is kept
+        env.update(NUMBA_CACHE_DIR=str(tmp_path), NUMBA_OPT="0")
+    done = subprocess.run([str(python), "-c", SIGNATURES], cwd=empty, env=env, capture_output=True, text=True,
                           timeout=1200)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     signatures = json.loads(done.stdout.strip().splitlines()[-1])

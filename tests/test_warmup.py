@@ -53,10 +53,21 @@ def test_a_cold_cache_costs_the_tournament_no_timed_move(tmp_path: Path) -> None
     assert max(config["slowest_ms"].values()) < 500
 
 
-def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(tmp_path: Path) -> None:
+@pytest.mark.slow  # compiles the rules player into an empty cache
+@pytest.mark.xdist_group("wheel")  # in the wheel's venv (tests/wheelvenv.py), before its commands compile the rules player
+def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(wheel_venv: tuple[Path, Path], tmp_path: Path) -> None:
+    """The cold cache is the wheel's venv's, whose Piskvork START (``tests/test_wheel.py``) compiles the rules player's
+    kernels anyway; should it hold them already (the wheel's test ran first), an empty folder of its own stands in."""
+    from tests.wheelvenv import cached_kernels, clean_env
+
+    python, _ = wheel_venv
+    env = clean_env()
+    if [path for path in cached_kernels(python) if path.name.startswith("_rule_kernels.")]:
+        env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba-cache")
+
     def play() -> str:
-        done = subprocess.run([sys.executable, "-m", "envs.play", "tictactoe", "--opponent", "rules", "--you", "second"],
-                              input="q\n", cwd=tmp_path, env=_cold(tmp_path), capture_output=True, text=True, timeout=600)  # fmt: skip
+        done = subprocess.run([str(python), "-m", "envs.play", "tictactoe", "--opponent", "rules", "--you", "second"],
+                              input="q\n", cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -65,4 +76,5 @@ def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(tmp_path
     assert "opponent played" in first  # then the game goes on as usual
     again = play()
     assert "preparing" not in again and "opponent played" in again
-    assert first_compile_seconds("rules", TIC_TAC_TOE) is None  # this process: the worktree's own warm cache
+    warm_up(RuleBasedAgent(seed=0), TIC_TAC_TOE)  # this process, on the worktree's own cache: now warm, whatever ran before
+    assert first_compile_seconds("rules", TIC_TAC_TOE) is None

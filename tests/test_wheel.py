@@ -1,11 +1,14 @@
 """The wheel as a user gets it: built, installed into a fresh venv, and run from an empty folder.
 
-The venv sees the system's site-packages (numba, gymnasium, optuna: nothing
-is downloaded), but its own site-packages come first on ``sys.path``, so the
-installed wheel shadows any editable install of the project there; the test
-checks every package's ``__file__``.  Every kernel compiles cold in the venv,
-so the commands are tiny: a Piskvork game's first timed move (compiled at
-START, not on the clock), a tuning run against the default gauntlet (which
+The venv (``tests/wheelvenv.py``) sees the system's site-packages (numba,
+gymnasium, optuna: nothing is downloaded), but its own site-packages come
+first on ``sys.path``, so the installed wheel shadows any editable install of
+the project there; the test checks every package's ``__file__``.  The kernels
+compile in the venv, into its own cache (only what the two tests run there
+first compiled is warm: the Connect-4 search of the signature count in
+``tests/test_jit_options.py``, the rules player of ``tests/test_warmup.py``;
+see ``tests/wheelvenv.py``), so the commands are tiny: a Piskvork game's first timed move (compiled
+at START, not on the clock), a tuning run against the default gauntlet (which
 must include the shipped tuned files), ``gym.make`` with a shipped tuned
 opponent by name, ``envs.rate`` against the ladder's tuned rung,
 ``search.solve`` and ``python -m weights --list``.
@@ -13,13 +16,9 @@ opponent by name, ``envs.rate`` against the ladder's tuned rung,
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import queue
-import shutil
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -28,47 +27,13 @@ import pytest
 
 from games import CONNECT4
 from heuristics import HEURISTICS, shipped_weight_files
+from tests.wheelvenv import PACKAGES, clean_env, run
 
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights")
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the venv once
-
-
-@pytest.fixture(scope="module")
-def venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """``(python of a venv holding only the wheel, an empty folder to run in)``."""
-    work = tmp_path_factory.mktemp("wheel")
-    source = work / "source"  # a copy: building in the checkout would leave build/ behind and race other builds
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
-    for package in PACKAGES:
-        shutil.copytree(ROOT / package, source / package, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
-    # the installed setuptools when there is one (no download); else pip's isolated build fetches it
-    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
-    run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", *isolation, "-q", "-w", str(work / "dist")])
-    (wheel,) = (work / "dist").glob("alphabeta_gym-*.whl")
-    run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(work / "venv")])
-    python = work / "venv" / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
-    empty = work / "empty"
-    empty.mkdir()
-    return python, empty
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]  # one worker builds the venv once (tests/wheelvenv.py)
 
 
-def run(command: list[str], cwd: Path = ROOT, stdin: str = "", timeout: float = 900) -> str:
-    """Run ``command`` without PYTHONPATH or a numba cache folder of the caller's; return its stdout (it must exit 0)."""
-    done = subprocess.run(command, cwd=cwd, env=_clean_env(), input=stdin, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-    return done.stdout
-
-
-def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
-
-
-def test_an_installed_wheel_works_from_an_empty_folder(venv: tuple[Path, Path]) -> None:
-    python, empty = venv
+def test_an_installed_wheel_works_from_an_empty_folder(wheel_venv: tuple[Path, Path]) -> None:
+    python, empty = wheel_venv
     site = python.parents[1] / "lib"
     files = run([str(python), "-c", f"import json, {', '.join(PACKAGES)}; print(json.dumps([{', '.join(f'{p}.__file__' for p in PACKAGES)}]))"],
                 cwd=empty)  # fmt: skip
@@ -84,12 +49,12 @@ def test_an_installed_wheel_works_from_an_empty_folder(venv: tuple[Path, Path]) 
         check(python, empty)
         timings[name] = time.perf_counter() - started
     assert not any(empty.iterdir()) or {p.name for p in empty.iterdir()} <= {"runs", "study.db"}
-    print("seconds per command, cold:", {k: round(v, 1) for k, v in timings.items()})
+    print("seconds per command:", {k: round(v, 1) for k, v in timings.items()})
 
 
 def _piskvork_first_move(python: Path, cwd: Path) -> float:
     """Seconds from BEGIN to the engine's first move, after START (which may compile for as long as it needs)."""
-    engine = subprocess.Popen([str(python), "-m", "search.piskvork"], cwd=cwd, env=_clean_env(), stdin=subprocess.PIPE,
+    engine = subprocess.Popen([str(python), "-m", "search.piskvork"], cwd=cwd, env=clean_env(), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     replies: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [replies.put(line.strip()) for line in engine.stdout or ()], daemon=True).start()
@@ -118,7 +83,7 @@ def _tuning_run(python: Path, cwd: Path) -> None:
     done = subprocess.run([str(python), "-m", "tuning.run", "--heuristic", "square_values", "--trials", "1", "--pairs", "1",
                            "--confirm-top", "1", "--confirm-pairs", "1", "--plies", "2", "--workers", "1", "--nodes", "100",
                            "--depth-range", "1,2", "--no-progress", "--study", "s", "--storage", "sqlite:///study.db"],
-                          cwd=cwd, env=_clean_env(), capture_output=True, text=True, timeout=1200)  # fmt: skip
+                          cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=1200)  # fmt: skip
     assert done.returncode in (0, 3), done.stderr[-3000:]  # 3: the candidate did not beat the gauntlet (a 1-trial run)
     summary = (cwd / "runs" / "s" / "summary.md").read_text()
     tuned = [name for name in shipped_weight_files() if name.startswith("connect4-") and name.endswith("-tuned")]
