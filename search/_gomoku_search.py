@@ -134,11 +134,12 @@ def _evaluate(st, colour: int) -> float:  # type: ignore[no-untyped-def]
 
 @njit(**JIT)
 def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
-    """Count a node; True once a budget is spent (the clock is read every ``time_mask + 1`` nodes)."""
+    """Count a node; True once a budget is spent (the clock is read every ``time_mask + 1`` nodes).  A node entered
+    after the search stopped is not counted: it returns at once (a parent's re-search may still call it)."""
     ctl = ctx[0]
-    ctl[C_NODES] += 1
     if ctl[C_ABORTED]:
         return True
+    ctl[C_NODES] += 1
     if ctl[C_NODE_LIMIT] and ctl[C_NODES] >= ctl[C_NODE_LIMIT]:
         ctl[C_ABORTED] = 1
     elif ctl[C_NODES] & ctl[C_TIME_MASK] == 0 and _now() >= ctx[1][0]:
