@@ -157,8 +157,8 @@ class AlphaBetaBatch(BatchOpponent):
     def __init__(self, agent: AlphaBetaAgent, n: int, *, parallel: Optional[bool] = None) -> None:
         if not self.supports(agent):
             raise ValueError(f"agent {getattr(agent, 'name', agent)!r} cannot be batched: only AlphaBetaAgent with a "
-                             "depth and/or node budget can (no time_ms, no solve_ms, and tss_nodes=0 on free boards "
-                             "with k >= 4)")  # fmt: skip
+                             "depth and/or node budget can (no time_ms, no solve_ms, not the gomoku engine, and "
+                             "tss_nodes=0 on free boards with k >= 4)")  # fmt: skip
         game: KInARow = agent.game
         self.game, self.n, self.parallel = game, n, parallel
         self.name = agent.name
@@ -237,10 +237,13 @@ class AlphaBetaBatch(BatchOpponent):
 
     @staticmethod
     def supports(agent: object) -> bool:
-        """True for an :class:`search.AlphaBetaAgent` (exactly that class) that only searches: no time budget,
-        no exact solver first (``solve_ms``), and no threat-space search where it would run (free boards,
-        ``k >= 4``, ``tss_nodes`` not 0); those agents answer board by board through ``select_move``."""
+        """True for an :class:`search.AlphaBetaAgent` (exactly that class) that only searches with the generic
+        alpha-beta search: no time budget, no exact solver first (``solve_ms``), not the gomoku engine, and no
+        threat-space search where it would run (free boards, ``k >= 4``, ``tss_nodes`` not 0); those agents answer
+        board by board through ``select_move``."""
         if type(agent) is not AlphaBetaAgent or agent.limit.time_ms is not None or agent.solve_ms is not None:
+            return False
+        if agent.gomoku is not None:  # the batched kernels run the generic search: the engine would not be what played
             return False
         game = agent.game
         return bool(game.gravity or game.k < 4 or agent.tss_nodes == 0)

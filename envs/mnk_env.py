@@ -106,7 +106,7 @@ class TicTacToeEnv(MNKEnv):
 class GomokuEnv(MNKEnv):
     """Freestyle gomoku (15,15,5: five or more wins) against a built-in opponent: :class:`MNKEnv` with the size fixed.
 
-    ``gym.make("alphabeta/Gomoku-v0", opponent="alphabeta:depth=2,radius=1")``;
+    ``gym.make("alphabeta/Gomoku-v0", opponent="alphabeta:depth=2")`` (the gomoku engine, two plies);
     every argument of :class:`MNKEnv` but the size.
     """
 

@@ -35,7 +35,7 @@ import numpy as np
 from games import MNK, Position
 from heuristics import Evaluator
 from search import TranspositionTable, is_win_score, search
-from search.agents import default_heuristic
+from search.agents import generic_heuristic
 from search.threats import ThreatResult, find_vcf, find_vct
 
 GAME = MNK(15, 15, 5)
@@ -65,7 +65,7 @@ def threat(pos: Position, kind: str, nodes: int) -> ThreatResult:
 
 def alpha_beta(pos: Position, move: int, radius: int, cap: float) -> tuple[str, str]:
     """(depth and seconds when alpha-beta first plays ``move``, seconds to a win score), '>cap' where not reached."""
-    evaluator = Evaluator(default_heuristic(GAME), GAME)
+    evaluator = Evaluator(generic_heuristic(GAME), GAME)
     spent, first, proved = 0.0, f">{cap:g}s", f">{cap:g}s"
     depth = 1
     while spent < cap and depth <= GAME.n_cells - pos.ply:

@@ -184,9 +184,9 @@ def _alphabeta(position: Position, moves: list[Action], scores: dict[Action, int
 @lru_cache(maxsize=8)  # one per game in play; evaluators are small
 def _evaluator(game: KInARow) -> Evaluator:
     from heuristics import Evaluator
-    from search.agents import default_heuristic
+    from search.agents import generic_heuristic
 
-    return Evaluator(default_heuristic(game), game)
+    return Evaluator(generic_heuristic(game), game)
 
 
 def warm_up(solver: Solver) -> None:

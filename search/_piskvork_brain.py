@@ -23,12 +23,10 @@ from search.errors import SearchError
 from search.warmup import warm_up
 
 DEFAULT_SPEC = "alphabeta"
-"""The default engine: a plain ``alphabeta``, which on these boards plays the m,n,k default setting
-(:data:`search.agents.MNK_DEFAULT`: the Bologna m,n,k project's MICS evaluator over cells within 2 of a stone,
-the 6 best moves at each node), with the turn's time budget.
-
-``alphabeta:heuristic=gomoku`` plays the gomoku engine (:class:`search.gomoku.GomokuEngine`); it stays off here
-until it measures stronger than this setting at the Gomocup's time limits (see :func:`search.agents.uses_gomoku_engine`)."""
+"""The default engine: a plain ``alphabeta``, which on these boards (``4 <= k <= 15``) plays the gomoku engine
+(:class:`search.gomoku.GomokuEngine` with its tuned pattern table, see :func:`search.agents.uses_gomoku_engine`),
+with the turn's time budget; on longer lines the m,n,k default setting (:data:`search.agents.MNK_DEFAULT`).
+``alphabeta:heuristic=mics,radius=2,branching=6`` plays the setting recommended before the engine."""
 GOMOKU_K = 5
 """Stones in a row to win unless ``--k`` says otherwise."""
 RULE_EXACT = 1

@@ -37,7 +37,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
-from search.gomoku import GomokuEngine, phase_seconds
+from search.gomoku import ENGINE_WEIGHTS, GomokuEngine, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
@@ -59,43 +59,50 @@ SOLVE_SHARE = 0.4
 """Share of a timed move given to the exact solver first where it fits, ``solve_ms`` not given, for the gomoku
 engine and the m,n,k default setting (:data:`MNK_DEFAULT`)."""
 MNK_DEFAULT = Limit(radius=2, branching=6)
-"""The search settings of a plain ``alphabeta`` on a free board with ``k >= 4`` (heuristic ``mics``, see
-:func:`default_heuristic`): cells within 2 of a stone, the 6 best-ordered moves at each node, and with a time
-budget the exact solver first (:data:`SOLVE_SHARE`) where it fits.  The setting the Bologna tournament replay
-recommends; each key given explicitly replaces its default."""
+"""The search settings of a plain ``alphabeta`` on a free board with ``k > 15`` (heuristic ``mics``, see
+:func:`default_heuristic`; with ``4 <= k <= 15`` it plays the gomoku engine): cells within 2 of a stone, the 6
+best-ordered moves at each node, and with a time budget the exact solver first (:data:`SOLVE_SHARE`) where it fits.
+The setting the Bologna tournament replay recommended before the gomoku engine; each key given explicitly replaces
+its default."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 
 
 def default_heuristic(game: KInARow) -> str:
-    """``mics`` on a free board with ``k >= 4`` (see :func:`uses_mnk_default`), else ``c4_features`` (the
-    Connect-4 paper's H1) for k = 4 and ``windows`` (defined everywhere) otherwise."""
-    if uses_mnk_default(game):
+    """``gomoku`` (the gomoku engine, :func:`uses_gomoku_engine`) on a free board with ``4 <= k <= 15``, ``mics``
+    on a free board with ``k > 15`` (:func:`uses_mnk_default`), else ``c4_features`` (the Connect-4 paper's H1)
+    for k = 4 and ``windows`` (defined everywhere) otherwise."""
+    return "gomoku" if refuse_gomoku(game) is None else generic_heuristic(game)
+
+
+def generic_heuristic(game: KInARow) -> str:
+    """The default heuristic of the generic alpha-beta search (:func:`search.engine.search`), where the gomoku engine
+    does not play: ``mics`` on a free board with ``k >= 4``, ``c4_features`` for k = 4, else ``windows``."""
+    if not game.gravity and game.k >= 4:
         return "mics"
     return "c4_features" if get_spec("c4_features").refuse(game) is None else "windows"
 
 
 def uses_mnk_default(game: KInARow) -> bool:
     """True if a plain ``alphabeta`` (no heuristic, no weight file) on ``game`` plays the m,n,k default setting:
-    ``mics`` with :data:`MNK_DEFAULT`, on a board without gravity and ``k >= 4``.
-
-    It is the strongest setting measured on these boards (the guide's recommended agent; the gomoku engine,
-    ``heuristic=gomoku``, stays opt-in until it beats it), so env opponents, Piskvork and tournament runs get it
-    without a long spec.
-    """
-    return not game.gravity and game.k >= 4
+    ``mics`` with :data:`MNK_DEFAULT`, on a board without gravity and ``k >= 4`` that the gomoku engine does not
+    play (``k > 15``: its line keys hold 15 cells)."""
+    return not game.gravity and game.k >= 4 and refuse_gomoku(game) is not None
 
 
 def uses_gomoku_engine(game: KInARow, heuristic: Optional[str]) -> bool:
     """True if an alpha-beta agent with ``heuristic`` (None: not given) on ``game`` plays the gomoku engine.
 
-    It does when ``heuristic`` is ``gomoku`` on a free board (no gravity) with ``4 <= k <= 15``
-    (:class:`search.gomoku.GomokuEngine`).  The engine is opt-in: measured against the recommended m,n,k
-    tournament agent (``alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6``) at 1 s a
-    move it scored 7 of 18 points from balanced gomoku openings (it wins with the tempo, loses without it),
-    so a plain ``alphabeta`` keeps :func:`default_heuristic` and the generic search.
+    It does when the heuristic, given or by default (:func:`default_heuristic`), is ``gomoku`` on a free board
+    (no gravity) with ``4 <= k <= 15`` (:class:`search.gomoku.GomokuEngine`), so a plain ``alphabeta`` plays it
+    there: the strongest setting measured on these boards.  Against the m,n,k setting recommended before it
+    (``alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6``, which stays available by that
+    spec) at 1 s a move from balanced openings with both colours, the engine with its tuned table
+    (:data:`search.gomoku.ENGINE_WEIGHTS`) scored 73 of 108 points (Elo +128, 95 % interval [+58, +197]) on
+    15,15,5 freestyle and exact-k and 20,20,5, and 45 to 43 over the Bologna tournament's configurations with
+    ``k >= 4`` without losing a game.
     """
-    return heuristic == "gomoku" and refuse_gomoku(game) is None
+    return alphabeta_heuristic(game, heuristic) == "gomoku" and refuse_gomoku(game) is None
 
 
 def alphabeta_heuristic(game: KInARow, heuristic: Optional[str] = None) -> str:
@@ -117,7 +124,8 @@ class AlphaBetaAgent:
         game: the game it plays.
         heuristic: an evaluator name; default :func:`default_heuristic`.  ``gomoku`` on a free board with
             ``4 <= k <= 15`` plays the gomoku engine (:class:`search.gomoku.GomokuEngine`: pattern evaluation,
-            threats inside the search, PVS), see :func:`uses_gomoku_engine`.
+            threats inside the search, PVS), see :func:`uses_gomoku_engine`; its weights not given by name
+            come from the engine's tuned table (:data:`search.gomoku.ENGINE_WEIGHTS`), not the heuristic's defaults.
             Taken from the weight file when ``weights`` is a path.
         weights: weight overrides by name, or the path of a weight file (its
             heuristic and search section become this agent's defaults: a
@@ -128,7 +136,8 @@ class AlphaBetaAgent:
         depth, nodes, time_ms: search budgets (default: depth 4 when none is given).
         branching: q, the number of best-ordered moves searched per node (None: all; 6 in the m,n,k default
             setting, :data:`MNK_DEFAULT`).
-        radius: m,n,k only: consider cells within this distance of a stone (2 in the m,n,k default setting).
+        radius: m,n,k only: consider cells within this distance of a stone (2 in the m,n,k default setting; the
+            gomoku engine takes its candidates from the cells that make or break patterns instead).
         tt_size: transposition-table entries (at most what fits in this
             machine's memory), kept across a game's moves, forgotten by
             :meth:`reset` in O(1).
@@ -197,6 +206,9 @@ class AlphaBetaAgent:
         self._mnk_default = heuristic is None and uses_mnk_default(game)
         if self._mnk_default:
             own = own.merged_over(MNK_DEFAULT)
+        from_file = weights is not None and not isinstance(weights, Mapping)
+        if not from_file and uses_gomoku_engine(game, heuristic):
+            overrides = {**ENGINE_WEIGHTS, **overrides}  # the engine's tuned table under the weights given by name
         random_every = check_optional_int("random_every", random_every, low=1)
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game

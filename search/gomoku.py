@@ -2,7 +2,7 @@
 
 :class:`GomokuEngine` searches free boards (no gravity) with ``4 <= k <= 15``, freestyle or exact-k, with
 the incremental pattern state of :mod:`heuristics._gomoku_state` (its weights: the ``gomoku`` heuristic,
-:mod:`heuristics._gomoku`) and the kernel of :mod:`search._gomoku_search`.  A move is chosen in this order:
+:mod:`heuristics._gomoku`, by default the tuned table :data:`ENGINE_WEIGHTS`) and the kernel of :mod:`search._gomoku_search`.  A move is chosen in this order:
 
 1. a five of its own; else the block of the opponent's five-cell (the forced reply); else a sure win
    (an open four or a double four);
@@ -31,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import time
+from types import MappingProxyType
 from typing import Mapping, Optional
 
 import numpy as np
@@ -57,6 +58,17 @@ from search.budget import Limit
 from search.errors import SearchError
 from search.result import MAX_DEPTH, SearchResult
 
+ENGINE_WEIGHTS: Mapping[str, float] = MappingProxyType({
+    "weak": 1.579, "two": 2.799, "open_two": 5.943, "three": 23.96, "open_three": 51.33, "four": 142.3,
+    "open_four": 132.2, "double_three": 121.4, "four_three": 599.0, "double_four": 680.4, "defence": 0.6575,
+})
+"""The engine's pattern table where none is given: the weights of ``python -m tuning.run``'s shipped file for
+15,15,5 freestyle (``weights/gomoku-gomoku-tuned.json``, tuned at 1,000 nodes a move) to four digits.  At 1 s a move
+against the recommended agent (``alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6``) from
+balanced openings, both colours, on 15,15,5, 15,15,5 exact-k and 20,20,5, it scored 48 of 72 points where the
+``gomoku`` heuristic's hand-set defaults (:data:`heuristics._gomoku.SPEC`) scored 35.5 (73 of 108 over six seeds),
+and 41 of 54 against them engine against engine; the heuristic keeps its defaults for the generic search (Connect-4
+and gravity boards)."""
 TT_BITS = 20
 """log2 of the engine's table entries (1M entries, 25 MB)."""
 ROOT_VCF = 3_000
@@ -151,7 +163,7 @@ class GomokuEngine:
 
     Args:
         game: a free board with ``4 <= k <= 15`` (else :class:`search.errors.SearchError`).
-        weights: the ``gomoku`` heuristic's weights by name (missing ones take their defaults).
+        weights: the ``gomoku`` heuristic's weights by name (missing ones take :data:`ENGINE_WEIGHTS`).
         tt_bits: log2 of the table entries.
         width, lmr, pvs, use_tt: search switches (tests compare against plain negamax with them off).
         memo_bits: log2 of the memo of scanned patterns (k >= 6 exact-k, k >= 7 freestyle); 0 scans every
@@ -351,7 +363,7 @@ class GomokuEngine:
 
 
 def _named_weights(weights: Optional[Mapping[str, float]]) -> dict[str, float]:
-    """The ``gomoku`` weights, defaults filled in, in kernel order.
+    """The ``gomoku`` weights, the missing ones from :data:`ENGINE_WEIGHTS`, in kernel order.
 
     Raises:
         WeightError: an unknown name or a value that is not a finite number (the message names it).
@@ -361,7 +373,7 @@ def _named_weights(weights: Optional[Mapping[str, float]]) -> dict[str, float]:
     if unknown:
         raise WeightError(f"unknown gomoku weight(s) {', '.join(map(repr, unknown))}: "
                           f"the names are {', '.join(GOMOKU_SPEC.weight_names)}")  # fmt: skip
-    named = {**GOMOKU_SPEC.defaults, **given}
+    named = {**ENGINE_WEIGHTS, **given}
     for name, value in named.items():
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
                 or not np.isfinite(value):  # fmt: skip

@@ -100,7 +100,7 @@ def test_specs_build_the_right_agents(tmp_path: Path) -> None:
     assert (ab.limit.depth, ab.limit.branching, ab.evaluator.name, ab.evaluator.weights["f1_four"]) == (6, 4, "c4_features", 0.0)
     assert ab.table.size == 1024
     assert make_agent("alphabeta", CONNECT4).evaluator.name == "c4_features"
-    assert make_agent("alphabeta", GOMOKU).evaluator.name == "mics"  # the m,n,k default; the gomoku engine is opt-in
+    assert make_agent("alphabeta", GOMOKU).evaluator.name == "gomoku"  # a plain alphabeta plays the gomoku engine here
     assert isinstance(make_agent("random", CONNECT4), RandomAgent)
     assert isinstance(make_agent("rules:seed=3", CONNECT4), RuleBasedAgent)
     mm = make_agent("minimax:depth=2", TIC_TAC_TOE)

@@ -11,7 +11,7 @@ from games import MNK
 from heuristics._gomoku_lines import FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, THREE, half_width, pattern_table
 from heuristics._gomoku_state import _make, _unmake
 from search import _gomoku_search as gs
-from search.gomoku import GomokuEngine
+from search.gomoku import ENGINE_WEIGHTS, GomokuEngine
 from tests import naive_gomoku as naive
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
@@ -177,5 +177,6 @@ def test_the_registered_evaluator_equals_the_engine_sum() -> None:
     engine = GomokuEngine(game, tt_bits=10)
     engine.sync(position)
     me, sums = position.to_move, engine.st[7]  # the engine weighs the side to move's own sum by its initiative
-    assert Evaluator("gomoku", game).evaluate(position) == pytest.approx(sums[me] - sums[1 - me], abs=1e-6)
+    table = dict(ENGINE_WEIGHTS)  # the engine's default table, not the heuristic's defaults
+    assert Evaluator("gomoku", game, table).evaluate(position) == pytest.approx(sums[me] - sums[1 - me], abs=1e-6)
     assert engine.evaluate(position) == pytest.approx(gs.INITIATIVE * sums[me] - sums[1 - me], abs=0.51)

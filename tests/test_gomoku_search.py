@@ -162,7 +162,7 @@ def test_time_budget_is_kept_with_a_margin() -> None:
     ("spec", "game", "engine"),
     [("alphabeta:heuristic=gomoku", MNK(15, 15, 5), True), ("alphabeta:heuristic=gomoku,time_ms=100", MNK(15, 15, 5, exact_k=True), True),
      ("alphabeta:heuristic=gomoku,depth=2", MNK(20, 20, 5), True), ("alphabeta:heuristic=gomoku,open_three=60", MNK(9, 9, 4), True),
-     ("alphabeta", MNK(15, 15, 5), False), ("alphabeta:heuristic=gomoku", CONNECT4, False),
+     ("alphabeta", MNK(15, 15, 5), True), ("alphabeta", MNK(20, 20, 16), False), ("alphabeta:heuristic=gomoku", CONNECT4, False),
      ("alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6", MNK(15, 15, 5), False),
      ("alphabeta:heuristic=windows", MNK(15, 15, 5), False), ("alphabeta", MNK(3, 3, 3), False),
      ("alphabeta", MNK(4, 4, 3), False), ("alphabeta", CONNECT4, False)],

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from games import make_game
+from games import KInARow, make_game
 from heuristics import load_weights
+from heuristics._gomoku import SPEC as GOMOKU_SPEC
 from search.agents import AgentSpecError, AlphaBetaAgent, make_agent
+from search.gomoku import ENGINE_WEIGHTS, GomokuEngine
 from search.openings import OpeningBook
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
@@ -19,7 +22,34 @@ ROOT = Path(__file__).resolve().parents[1]
 FREESTYLE = make_game("gomoku")
 EXACT = make_game("gomoku", exact_k=True)
 SHIPPED = {"gomoku-gomoku-tuned.json": FREESTYLE, "mnk-15x15x5-exact-gomoku-tuned.json": EXACT}
-DEFAULTS = "alphabeta:heuristic=gomoku,depth=8,nodes=1000"  # the pattern table at its defaults, on either rule
+DEFAULTS = "alphabeta:heuristic=gomoku,depth=8,nodes=1000"  # the engine at its default table, on either rule
+
+
+@pytest.mark.parametrize(
+    "game", [FREESTYLE, EXACT, make_game("mnk", rows=20, cols=20, k=5), make_game("mnk", rows=9, cols=9, k=4)]
+)
+def test_the_engine_plays_the_tuned_table_where_no_weights_are_given(game: KInARow) -> None:
+    agent = make_agent("alphabeta:heuristic=gomoku,nodes=300", game)
+    assert isinstance(agent, AlphaBetaAgent) and agent.gomoku is not None
+    assert agent.evaluator.weights == ENGINE_WEIGHTS != GOMOKU_SPEC.defaults
+    assert np.array_equal(agent.gomoku.cfg[2], GomokuEngine(game, tt_bits=10).cfg[2])  # the table the kernel reads
+    partial = make_agent("alphabeta:heuristic=gomoku,nodes=300,open_three=40", game)
+    assert isinstance(partial, AlphaBetaAgent)
+    assert partial.evaluator.weights == {**ENGINE_WEIGHTS, "open_three": 40.0}  # the rest from the tuned table
+
+
+def test_the_generic_search_keeps_the_heuristics_defaults() -> None:
+    for game in (make_game("connect4"), make_game("connect4", rows=5, cols=5, k=4)):
+        agent = make_agent("alphabeta:heuristic=gomoku,depth=2", game)
+        assert isinstance(agent, AlphaBetaAgent) and agent.gomoku is None
+        assert agent.evaluator.weights == GOMOKU_SPEC.defaults
+
+
+def test_the_engine_table_is_the_shipped_tuned_file_to_four_digits() -> None:
+    shipped = load_weights(ROOT / "weights" / "gomoku-gomoku-tuned.json", FREESTYLE).weights
+    assert list(ENGINE_WEIGHTS) == list(GOMOKU_SPEC.weight_names) and set(shipped) == set(ENGINE_WEIGHTS)
+    for name, value in shipped.items():
+        assert ENGINE_WEIGHTS[name] == float(f"{value:.4g}"), name
 
 
 def test_the_pattern_weight_weak_is_a_number_in_an_alphabeta_spec() -> None:

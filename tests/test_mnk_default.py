@@ -1,22 +1,37 @@
-"""A plain ``alphabeta`` on a free board with k >= 4 plays the m,n,k default setting (mics, radius 2, top-6)."""
+"""A plain ``alphabeta`` on a free board plays the gomoku engine for 4 <= k <= 15, the m,n,k default setting (mics,
+radius 2, top-6) for longer lines, and the generic defaults elsewhere."""
 
 from __future__ import annotations
 
 import pytest
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4
-from search.agents import MNK_DEFAULT, make_agent, uses_mnk_default
+from search.agents import MNK_DEFAULT, default_heuristic, generic_heuristic, make_agent, uses_gomoku_engine, uses_mnk_default
 from search.budget import Limit
+from search.gomoku import ENGINE_WEIGHTS
 from search.solve import solve
 
+# the engine's kernels compile once, on the worker of every module that searches with it
+pytestmark = pytest.mark.xdist_group("gomoku")
+
 SMALL = MNK(5, 5, 4)
+LONG = MNK(20, 20, 16)  # longer lines than the engine's keys hold
 
 
 @pytest.mark.parametrize("game", [SMALL, MNK(7, 7, 5), GOMOKU, MNK(15, 15, 5, exact_k=True), MNK(70, 70, 10)])
-def test_plain_alphabeta_on_free_boards_plays_mics_top_6_within_radius_2(game):
+def test_plain_alphabeta_on_free_boards_plays_the_gomoku_engine_with_its_tuned_table(game):
     agent = make_agent("alphabeta", game)
-    assert uses_mnk_default(game)
-    assert agent.evaluator.name == "mics"
+    assert uses_gomoku_engine(game, None) and not uses_mnk_default(game)
+    assert agent.gomoku is not None and agent.evaluator.name == default_heuristic(game) == "gomoku"
+    assert agent.evaluator.weights == ENGINE_WEIGHTS
+    assert agent.limit == Limit(depth=4)
+    assert generic_heuristic(game) == "mics"  # where the generic search runs on it (the solver's fallback)
+
+
+def test_plain_alphabeta_on_lines_longer_than_the_engine_plays_mics_top_6_within_radius_2():
+    agent = make_agent("alphabeta", LONG)
+    assert uses_mnk_default(LONG) and not uses_gomoku_engine(LONG, None)
+    assert agent.gomoku is None and agent.evaluator.name == "mics"
     assert agent.limit == Limit(depth=4, branching=MNK_DEFAULT.branching, radius=MNK_DEFAULT.radius)
 
 
@@ -29,29 +44,38 @@ def test_gravity_and_short_rows_keep_their_defaults(game):
 
 
 def test_a_key_given_replaces_only_its_own_default():
-    agent = make_agent("alphabeta:radius=1,branching=3,time_ms=200", GOMOKU)
+    agent = make_agent("alphabeta:radius=1,branching=3,time_ms=200", LONG)
     assert agent.limit == Limit(branching=3, time_ms=200.0, radius=1)
-    assert make_agent("alphabeta:depth=2", GOMOKU).limit == Limit(depth=2, branching=6, radius=2)
+    assert make_agent("alphabeta:depth=2", LONG).limit == Limit(depth=2, branching=6, radius=2)
 
 
 @pytest.mark.parametrize("spec", ["alphabeta:heuristic=mics", "alphabeta:heuristic=windows,depth=3"])
-def test_a_heuristic_given_switches_the_default_setting_off(spec):
-    agent = make_agent(spec, GOMOKU)
-    assert agent.limit.branching is None and agent.limit.radius is None
+@pytest.mark.parametrize("game", [GOMOKU, LONG])
+def test_a_heuristic_given_switches_the_default_setting_off(spec, game):
+    agent = make_agent(spec, game)
+    assert agent.gomoku is None and agent.limit.branching is None and agent.limit.radius is None
 
 
 def test_weight_overrides_by_name_apply_to_the_default_heuristic():
-    agent = make_agent("alphabeta:depth=2", GOMOKU)
-    name = agent.evaluator.spec.weight_names[0]
-    tuned = make_agent(f"alphabeta:depth=2,{name}=7", GOMOKU)
-    assert tuned.evaluator.weights[name] == 7.0 and tuned.limit == agent.limit
+    for game in (GOMOKU, LONG):
+        agent = make_agent("alphabeta:depth=2", game)
+        name = agent.evaluator.spec.weight_names[0]
+        tuned = make_agent(f"alphabeta:depth=2,{name}=7", game)
+        assert tuned.evaluator.weights[name] == 7.0 and tuned.limit == agent.limit
+        assert (tuned.gomoku is None) == (agent.gomoku is None)
 
 
-def test_the_default_plays_as_the_explicit_recommended_spec():
+def test_the_default_plays_as_the_explicit_spec():
     position = GOMOKU.position("h8 h9 i8 g7 j9")
     plain = make_agent("alphabeta:depth=3", GOMOKU, seed=5)
-    explicit = make_agent("alphabeta:heuristic=mics,radius=2,branching=6,depth=3", GOMOKU, seed=5)
+    explicit = make_agent("alphabeta:heuristic=gomoku,depth=3", GOMOKU, seed=5)
     assert plain.select_move(position) == explicit.select_move(position)
+    assert plain.last_result is not None and explicit.last_result is not None
+    assert (plain.last_result.score, plain.last_result.nodes) == (explicit.last_result.score, explicit.last_result.nodes)
+    long_position = LONG.position("h8 h9 i8 g7 j9")
+    plain = make_agent("alphabeta:depth=2", LONG, seed=5)
+    explicit = make_agent("alphabeta:heuristic=mics,radius=2,branching=6,depth=2", LONG, seed=5)
+    assert plain.select_move(long_position) == explicit.select_move(long_position)
     assert plain.last_result is not None and explicit.last_result is not None
     assert (plain.last_result.score, plain.last_result.nodes) == (explicit.last_result.score, explicit.last_result.nodes)
 
@@ -64,3 +88,11 @@ def test_a_timed_default_tries_the_solver_first_where_it_fits():
     assert agent.last_result is not None
     assert agent.last_result.depth == SMALL.n_cells - position.ply  # the solver's move, not the search's
     assert make_agent("alphabeta:depth=2", SMALL)._solver is None  # no time, no solver (nor its table)
+
+
+def test_the_batched_opponent_kernels_leave_the_gomoku_engine_alone():
+    # they run the generic search: a batched plain alphabeta on a free board would not play as it does alone
+    from envs.batched import AlphaBetaBatch
+
+    assert not AlphaBetaBatch.supports(make_agent("alphabeta:depth=2,tss_nodes=0", GOMOKU))
+    assert AlphaBetaBatch.supports(make_agent("alphabeta:depth=2,tss_nodes=0,heuristic=mics", GOMOKU))

@@ -217,7 +217,7 @@ def test_the_agent_plays_a_proved_win_that_its_alpha_beta_cannot_see() -> None:
     assert agent.select_move(pos) == 10 * 15 + 5
     assert agent.last_result is not None and agent.last_result.score == WIN_SCORE - 7
     assert list(agent.last_result.pv) == list(find_vcf(pos).line)
-    plain = AlphaBetaAgent(game, depth=1, tss_nodes=0)
+    plain = AlphaBetaAgent(game, "mics", depth=1, tss_nodes=0)  # the generic search (the gomoku engine sees VCFs itself)
     plain.select_move(pos)
     assert plain.last_result is not None and not is_win_score(plain.last_result.score)  # 1 ply cannot see 7
 
