@@ -37,11 +37,12 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
-from search.gomoku import ENGINE_WEIGHTS, GomokuEngine, phase_seconds
+from search.gomoku import ENGINE_WEIGHTS, TT_SLOT_BYTES, GomokuEngine, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
 from search.threats import guard_move, guard_threats, threat_move
+from search.tt import check_table_size
 
 GUARD_SHARE = 0.15
 """Share of a timed gomoku-engine move kept for the check that it leaves the opponent no VCF or VCT."""
@@ -140,7 +141,7 @@ class AlphaBetaAgent:
             gomoku engine takes its candidates from the cells that make or break patterns instead).
         tt_size: transposition-table entries (at most what fits in this
             machine's memory), kept across a game's moves, forgotten by
-            :meth:`reset` in O(1).
+            :meth:`reset` in O(1); the gomoku engine's own table (at least 1,024).
         random_every: play a uniformly random move every N-th own move (the
             Connect-4 paper's experiments use 3, so games do not repeat).
         seed: seeds the random moves and the tie-breaking between equal root moves.
@@ -213,12 +214,7 @@ class AlphaBetaAgent:
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(alphabeta_heuristic(game, heuristic), game, overrides)
-        self.gomoku: Optional[GomokuEngine] = None
-        """The gomoku engine this agent searches with (None: the generic alpha-beta search), see :func:`uses_gomoku_engine`."""
-        if uses_gomoku_engine(game, self.evaluator.name):
-            self.gomoku = GomokuEngine(game, self.evaluator.weights, tt_bits=max(10, int(tt_size).bit_length() - 1))
-            if self.tss_nodes is not None:
-                self.gomoku.root_vcf = self.tss_nodes
+        engine = uses_gomoku_engine(game, self.evaluator.name)
         self.limit: Limit = own if own.bounded else own.replace(depth=4)
         """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
@@ -226,10 +222,20 @@ class AlphaBetaAgent:
         self.solve_ms = check_optional_positive("solve_ms", solve_ms)
         # the gomoku engine and the timed m,n,k default play exactly where the solver fits (a small board's known
         # draw is never lost)
-        self._solve_share = SOLVE_SHARE if self.gomoku is not None or self._mnk_default else None
+        self._solve_share = SOLVE_SHARE if engine or self._mnk_default else None
         timed_share = self._solve_share is not None and self.limit.time_ms is not None
         self._solver = _solver_for(game) if self.solve_ms is not None or timed_share else None
-        self.table = TranspositionTable(tt_size)  # last: a bad argument must not cost a large allocation first
+        # the tables last: a bad argument must not cost a large allocation first
+        self.gomoku: Optional[GomokuEngine] = None
+        """The gomoku engine this agent searches with (None: the generic alpha-beta search), see :func:`uses_gomoku_engine`."""
+        if engine:
+            slots = check_table_size("tt_size", tt_size, TT_SLOT_BYTES)
+            self.gomoku = GomokuEngine(game, self.evaluator.weights, tt_bits=max(10, slots.bit_length() - 1))
+            if self.tss_nodes is not None:
+                self.gomoku.root_vcf = self.tss_nodes
+        # the engine keeps its own table of tt_size slots: the generic search's would only cost memory (every
+        # opponent copy of a vector env holds one)
+        self.table = TranspositionTable(tt_size if self.gomoku is None else 2)
         self.last_result: Optional[SearchResult] = None
         self._moves_made = 0
         self._searcher: Optional[BitSearcher] = None  # built at the first bitboard search, kept (set-up once per agent)

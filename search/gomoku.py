@@ -71,6 +71,8 @@ and 41 of 54 against them engine against engine; the heuristic keeps its default
 and gravity boards)."""
 TT_BITS = 20
 """log2 of the engine's table entries (1M entries, 25 MB)."""
+TT_SLOT_BYTES = 25
+"""Bytes of one table entry: key and score (8 each), depth and move (4 each), bound (1)."""
 ROOT_VCF = 3_000
 """Fours the root VCF may try (k <= 6; a tenth of it on longer lines, whose patterns are scanned)."""
 HORIZON_VCF = 24

@@ -174,6 +174,20 @@ def test_which_spec_plays_the_engine(spec: str, game: MNK, engine: bool) -> None
         assert agent.evaluator.name == "gomoku"
 
 
+def test_an_engine_agent_keeps_one_table_of_tt_size_slots() -> None:
+    from search.tt import TableSizeError
+
+    game = MNK(15, 15, 5)
+    agent = make_agent("alphabeta:depth=2,tt=4096", game)
+    assert isinstance(agent, AlphaBetaAgent) and agent.gomoku is not None
+    assert agent.gomoku.tt[0].size == 4096 and agent.table.size <= 2  # the generic search's table would be dead weight
+    rounded = make_agent("alphabeta:depth=2,tt=3000", game)
+    assert isinstance(rounded, AlphaBetaAgent) and rounded.gomoku is not None
+    assert rounded.gomoku.tt[0].size == 4096  # rounded up, as the generic table is
+    with pytest.raises(TableSizeError, match="tt_size=0"):
+        AlphaBetaAgent(game, depth=2, tt_size=0)
+
+
 def test_the_yardstick_spec_keeps_its_engine() -> None:
     agent = make_agent("alphabeta:heuristic=mics,radius=2,time_ms=850,solve_ms=400,branching=6", MNK(15, 15, 5))
     assert isinstance(agent, AlphaBetaAgent) and agent.evaluator.name == "mics" and agent.gomoku is None
