@@ -65,17 +65,15 @@ def test_weight_overrides_by_name_apply_to_the_default_heuristic():
         assert (tuned.gomoku is None) == (agent.gomoku is None)
 
 
-def test_the_default_plays_as_the_explicit_spec():
-    position = GOMOKU.position("h8 h9 i8 g7 j9")
-    plain = make_agent("alphabeta:depth=3", GOMOKU, seed=5)
-    explicit = make_agent("alphabeta:heuristic=gomoku,depth=3", GOMOKU, seed=5)
+@pytest.mark.parametrize(
+    "game, plain_spec, explicit_spec",
+    [(GOMOKU, "alphabeta:depth=3", "alphabeta:heuristic=gomoku,depth=3"),
+     (LONG, "alphabeta:depth=2", "alphabeta:heuristic=mics,radius=2,branching=6,depth=2")],
+)  # fmt: skip
+def test_the_default_plays_as_the_explicit_spec(game, plain_spec, explicit_spec):
+    position = game.position("h8 h9 i8 g7 j9")
+    plain, explicit = make_agent(plain_spec, game, seed=5), make_agent(explicit_spec, game, seed=5)
     assert plain.select_move(position) == explicit.select_move(position)
-    assert plain.last_result is not None and explicit.last_result is not None
-    assert (plain.last_result.score, plain.last_result.nodes) == (explicit.last_result.score, explicit.last_result.nodes)
-    long_position = LONG.position("h8 h9 i8 g7 j9")
-    plain = make_agent("alphabeta:depth=2", LONG, seed=5)
-    explicit = make_agent("alphabeta:heuristic=mics,radius=2,branching=6,depth=2", LONG, seed=5)
-    assert plain.select_move(long_position) == explicit.select_move(long_position)
     assert plain.last_result is not None and explicit.last_result is not None
     assert (plain.last_result.score, plain.last_result.nodes) == (explicit.last_result.score, explicit.last_result.nodes)
 
