@@ -207,14 +207,13 @@ class AlphaBetaAgent:
         self._mnk_default = heuristic is None and uses_mnk_default(game)
         if self._mnk_default:
             own = own.merged_over(MNK_DEFAULT)
-        from_file = weights is not None and not isinstance(weights, Mapping)
-        if not from_file and uses_gomoku_engine(game, heuristic):
+        engine = uses_gomoku_engine(game, heuristic)  # heuristic: given, the file's, or None for the default
+        if engine and (weights is None or isinstance(weights, Mapping)):
             overrides = {**ENGINE_WEIGHTS, **overrides}  # the engine's tuned table under the weights given by name
         random_every = check_optional_int("random_every", random_every, low=1)
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(alphabeta_heuristic(game, heuristic), game, overrides)
-        engine = uses_gomoku_engine(game, self.evaluator.name)
         self.limit: Limit = own if own.bounded else own.replace(depth=4)
         """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
