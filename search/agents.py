@@ -37,7 +37,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
-from search.gomoku import ENGINE_WEIGHTS, TT_SLOT_BYTES, GomokuEngine, phase_seconds
+from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, TT_SLOT_BYTES, GomokuEngine, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
@@ -162,6 +162,8 @@ class AlphaBetaAgent:
             search runs with what is left of ``time_ms``.  None: off (the
             solver's table is 32 MB), but for the gomoku engine with ``time_ms``,
             and the m,n,k default setting with ``time_ms``, which give the solver :data:`SOLVE_SHARE` of it.  Ignored where the solver does not fit.
+        engine_switches: the gomoku engine's threat-search switches by name
+            (:data:`search.gomoku.SWITCH_NAMES`, e.g. ``{"horizon_vct": 0}``); only where the engine plays.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -192,6 +194,7 @@ class AlphaBetaAgent:
         name: Optional[str] = None,
         tss_nodes: Optional[int] = None,
         solve_ms: Optional[float] = None,
+        engine_switches: Optional[Mapping[str, int]] = None,
     ) -> None:
         own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
@@ -208,6 +211,10 @@ class AlphaBetaAgent:
         if self._mnk_default:
             own = own.merged_over(MNK_DEFAULT)
         engine = uses_gomoku_engine(game, heuristic)  # heuristic: given, the file's, or None for the default
+        if engine_switches and not engine:
+            raise SearchError(f"{', '.join(engine_switches)} set(s) the gomoku engine's threat searches, but this agent "
+                              f"plays the generic search on {game} (the engine plays boards without gravity with "
+                              "4 <= k <= 15, heuristic gomoku or none)")  # fmt: skip
         if engine and (weights is None or isinstance(weights, Mapping)):
             overrides = {**ENGINE_WEIGHTS, **overrides}  # the engine's tuned table under the weights given by name
         random_every = check_optional_int("random_every", random_every, low=1)
@@ -232,6 +239,7 @@ class AlphaBetaAgent:
             self.gomoku = GomokuEngine(game, self.evaluator.weights, tt_bits=max(10, slots.bit_length() - 1))
             if self.tss_nodes is not None:
                 self.gomoku.root_vcf = self.tss_nodes
+            self.gomoku.set_switches(engine_switches or {})
         # the engine keeps its own table of tt_size slots: the generic search's would only cost memory (every
         # opponent copy of a vector env holds one)
         self.table = TranspositionTable(tt_size if self.gomoku is None else 2)
@@ -380,12 +388,12 @@ def _solver_for(game: KInARow) -> Optional[Solver]:
 
 
 AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-_INT_KEYS = {"tt", "random_every", "seed", "tss_nodes"} | {name for name in FIELDS if FIELD_TYPES[name] is int}
+_INT_KEYS = {"tt", "random_every", "seed", "tss_nodes", *SWITCH_NAMES} | {name for name in FIELDS if FIELD_TYPES[name] is int}
 # the perfect agent's weak=0|1; for alpha-beta ``weak`` is a weight name (the gomoku pattern table's), a float
 _PERFECT_INT_KEYS = _INT_KEYS | {"weak"}
 
 _KEYS = {
-    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes", "solve_ms"},
+    "alphabeta": {"heuristic", "weights", *FIELDS, "tt", "random_every", "seed", "tss_nodes", "solve_ms", *SWITCH_NAMES},
     "minimax": {"heuristic", "depth", "radius", "seed"},
     "random": {"seed"},
     "rules": {"seed"},
@@ -433,8 +441,8 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> AgentTyp
     ``alphabeta`` (heuristic, weights (a weight file), the budget keys depth,
     branching, nodes, time_ms, radius (:data:`search.budget.FIELDS`, read into
     one :class:`search.budget.Limit`), tt, random_every, seed, solve_ms (try the exact solver first), tss_nodes
-    (threat-space search budget, 0: off), and any weight name of the heuristic
-    as an override).
+    (threat-space search budget, 0: off), where the gomoku engine plays its threat-search switches
+    (:data:`search.gomoku.SWITCH_NAMES`), and any weight name of the heuristic as an override).
 
     Args:
         spec: the spec string.
@@ -506,6 +514,7 @@ def _build(spec: str, kind: str, game: KInARow, values: dict[str, Any], override
     limit = Limit(**{name: values[name] for name in FIELDS if name in values})
     agent = AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
                           tt_size=values.get("tt", 1 << 18), random_every=values.get("random_every"),
-                          seed=values["seed"], tss_nodes=values.get("tss_nodes"), solve_ms=values.get("solve_ms"))  # fmt: skip
+                          seed=values["seed"], tss_nodes=values.get("tss_nodes"), solve_ms=values.get("solve_ms"),
+                          engine_switches={name: values[name] for name in SWITCH_NAMES if name in values})  # fmt: skip
     agent.spec = spec
     return agent

@@ -37,6 +37,7 @@ from typing import Mapping, Optional
 import numpy as np
 
 from games import KInARow, Position
+from games.checks import INT64_MAX, check_int
 from heuristics._gomoku import SPEC as GOMOKU_SPEC
 from heuristics._gomoku import refuse_game
 from heuristics._gomoku_lines import MEMO_BITS, half_width, pattern_memo, pattern_table, uses_table
@@ -116,6 +117,13 @@ STRETCH_SHARE = 0.7
 FIRST_SHARE = 1.0
 """Share of an iteration's predicted cost (the last one's times its growth) that must fit before the deadline
 for it to start: an iteration cut after its first root move still counts (that move searched deeper)."""
+
+
+SWITCH_NAMES = ("horizon_vcf", "horizon_vct", "shallow_vcf", "shallow_vct", "shallow_vct_ply", "vct_budget", "vct_ply")
+"""The engine's threat-search switches by name (attributes of :class:`GomokuEngine`, and agent spec keys such as
+``alphabeta:horizon_vct=0``): the budgets of :data:`HORIZON_VCF`, :data:`HORIZON_VCT`, :data:`SHALLOW_VCF`,
+:data:`SHALLOW_VCT` and :data:`IN_TREE_VCT` (0: off), and the deepest plies :data:`SHALLOW_VCT_PLY` and
+:data:`IN_TREE_VCT_PLY`."""
 
 
 CLOCK_READ_S = 5e-4
@@ -219,6 +227,21 @@ class GomokuEngine:
         self.root_order: tuple[int, ...] = ()
         """The last search's root moves, its move first, the rest best-first by the deepest finished iteration
         (a move decided without search: that move alone); the agents' threat guard tries them in this order."""
+
+    def set_switches(self, switches: Mapping[str, object]) -> None:
+        """Set threat-search switches by name (:data:`SWITCH_NAMES`): budgets from 0 (off) to 2**63 - 1, plies from
+        0 to the deepest ply searched.
+
+        Raises:
+            SearchError: an unknown name (the message lists the switches).
+            ValueError: a value that is not an integer in its range (the message names it).
+        """
+        unknown = sorted(set(switches) - set(SWITCH_NAMES))
+        if unknown:
+            raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
+                              f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
+        for name, value in switches.items():
+            setattr(self, name, check_int(name, value, low=0, high=gs.MAX_PLY if name.endswith("_ply") else INT64_MAX))
 
     def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4
+from search.agent_spec import AgentSpecError
 from search.agents import MNK_DEFAULT, default_heuristic, generic_heuristic, make_agent, uses_gomoku_engine, uses_mnk_default
 from search.budget import Limit
-from search.gomoku import ENGINE_WEIGHTS
+from search.errors import SearchError
+from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, GomokuEngine
 from search.solve import solve
 
 # the engine's kernels compile once, on the worker of every module that searches with it
@@ -94,3 +96,31 @@ def test_the_batched_opponent_kernels_leave_the_gomoku_engine_alone():
 
     assert not AlphaBetaBatch.supports(make_agent("alphabeta:depth=2,tss_nodes=0", GOMOKU))
     assert AlphaBetaBatch.supports(make_agent("alphabeta:depth=2,tss_nodes=0,heuristic=mics", GOMOKU))
+
+
+def test_spec_keys_set_the_engine_threat_switches_and_the_defaults_stay_for_the_rest():
+    agent = make_agent("alphabeta:horizon_vct=7,shallow_vct_ply=3,vct_budget=500", GOMOKU)
+    fresh = GomokuEngine(GOMOKU, tt_bits=10)
+    assert agent.gomoku is not None
+    assert (agent.gomoku.horizon_vct, agent.gomoku.shallow_vct_ply, agent.gomoku.vct_budget) == (7, 3, 500)
+    for name in set(SWITCH_NAMES) - {"horizon_vct", "shallow_vct_ply", "vct_budget"}:
+        assert getattr(agent.gomoku, name) == getattr(fresh, name), name
+
+
+@pytest.mark.parametrize(
+    ("spec", "game", "error", "match"),
+    [("alphabeta:horizon_vct=-1", GOMOKU, ValueError, "horizon_vct=-1 must be a non-negative integer"),
+     ("alphabeta:shallow_vct_ply=500", GOMOKU, ValueError, "shallow_vct_ply=500 must be an integer from 0 to 128"),
+     ("alphabeta:horizon_vct=many", GOMOKU, AgentSpecError, "horizon_vct='many' is not a number"),
+     ("alphabeta:horizon_vct=0", CONNECT4, SearchError, "horizon_vct set.*plays the generic search on Connect-4"),
+     ("alphabeta:heuristic=mics,shallow_vcf=0", GOMOKU, SearchError, "shallow_vcf set.*generic search on m,n,k 15,15,5"),
+     ("alphabeta:horizon_vct=0", LONG, SearchError, "generic search on m,n,k 20,20,16")],
+)  # fmt: skip
+def test_engine_switches_are_refused_with_the_bad_value_or_where_the_engine_does_not_play(spec, game, error, match):
+    with pytest.raises(error, match=match):
+        make_agent(spec, game)
+
+
+def test_an_unknown_engine_switch_is_named_with_the_switches():
+    with pytest.raises(SearchError, match="unknown gomoku engine switch.*'vcf'.*the switches are horizon_vcf, horizon_vct"):
+        GomokuEngine(GOMOKU, tt_bits=10).set_switches({"vcf": 3})
