@@ -37,7 +37,7 @@ from search.agent_spec import AgentSpecError as AgentSpecError  # re-exported: c
 from search.budget import FIELD_TYPES, FIELDS, Limit, as_limit, load_weight_file
 from search.engine import SearchResult, TranspositionTable, minimax_scores, search, uses_bitboards
 from search.errors import SearchError, UnsolvableGameError
-from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, TT_SLOT_BYTES, GomokuEngine, phase_seconds
+from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, TT_SLOT_BYTES, GomokuEngine, check_switches, phase_seconds
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
@@ -215,6 +215,7 @@ class AlphaBetaAgent:
             raise SearchError(f"{', '.join(engine_switches)} set(s) the gomoku engine's threat searches, but this agent "
                               f"plays the generic search on {game} (the engine plays boards without gravity with "
                               "4 <= k <= 15, heuristic gomoku or none)")  # fmt: skip
+        switches = check_switches(engine_switches or {})  # before any table: a bad value costs no allocation
         if engine and (weights is None or isinstance(weights, Mapping)):
             overrides = {**ENGINE_WEIGHTS, **overrides}  # the engine's tuned table under the weights given by name
         random_every = check_optional_int("random_every", random_every, low=1)
@@ -239,7 +240,7 @@ class AlphaBetaAgent:
             self.gomoku = GomokuEngine(game, self.evaluator.weights, tt_bits=max(10, slots.bit_length() - 1))
             if self.tss_nodes is not None:
                 self.gomoku.root_vcf = self.tss_nodes
-            self.gomoku.set_switches(engine_switches or {})
+            self.gomoku.set_switches(switches)
         # the engine keeps its own table of tt_size slots: the generic search's would only cost memory (every
         # opponent copy of a vector env holds one)
         self.table = TranspositionTable(tt_size if self.gomoku is None else 2)

@@ -229,19 +229,9 @@ class GomokuEngine:
         (a move decided without search: that move alone); the agents' threat guard tries them in this order."""
 
     def set_switches(self, switches: Mapping[str, object]) -> None:
-        """Set threat-search switches by name (:data:`SWITCH_NAMES`): budgets from 0 (off) to 2**63 - 1, plies from
-        0 to the deepest ply searched.
-
-        Raises:
-            SearchError: an unknown name (the message lists the switches).
-            ValueError: a value that is not an integer in its range (the message names it).
-        """
-        unknown = sorted(set(switches) - set(SWITCH_NAMES))
-        if unknown:
-            raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
-                              f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
-        for name, value in switches.items():
-            setattr(self, name, check_int(name, value, low=0, high=gs.MAX_PLY if name.endswith("_ply") else INT64_MAX))
+        """Set threat-search switches by name, each checked first (:func:`check_switches`)."""
+        for name, value in check_switches(switches).items():
+            setattr(self, name, value)
 
     def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table
@@ -385,6 +375,22 @@ class GomokuEngine:
         return SearchResult(move, 0.0 if np.isnan(score) else float(score), depth, int(ctl[gs.C_NODES]),
                             time.perf_counter() - started, pv, threat_depth=int(ctl[gs.C_THREAT_DEPTH]),
                             threat_nodes=int(ctl[gs.C_VCF_NODES]), selective_depth=int(ctl[gs.C_SELDEPTH]))  # fmt: skip
+
+
+def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
+    """Threat-search switches by name (:data:`SWITCH_NAMES`) as ints: budgets from 0 (off) to 2**63 - 1, plies from
+    0 to the deepest ply searched.
+
+    Raises:
+        SearchError: an unknown name (the message lists the switches).
+        ValueError: a value that is not an integer in its range (the message names it).
+    """
+    unknown = sorted(set(switches) - set(SWITCH_NAMES))
+    if unknown:
+        raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
+                          f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
+    return {name: check_int(name, value, low=0, high=gs.MAX_PLY if name.endswith("_ply") else INT64_MAX)
+            for name, value in switches.items()}  # fmt: skip
 
 
 def _named_weights(weights: Optional[Mapping[str, float]]) -> dict[str, float]:

@@ -121,6 +121,17 @@ def test_engine_switches_are_refused_with_the_bad_value_or_where_the_engine_does
         make_agent(spec, game)
 
 
+def test_a_bad_switch_is_refused_before_the_engine_and_its_table_are_built(monkeypatch):
+    import search.agents
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the engine was built before the switches were checked")
+
+    monkeypatch.setattr(search.agents, "GomokuEngine", no_engine)
+    with pytest.raises(ValueError, match="vct_ply=-3 must be"):
+        make_agent("alphabeta:vct_ply=-3", GOMOKU)
+
+
 def test_an_unknown_engine_switch_is_named_with_the_switches():
     with pytest.raises(SearchError, match="unknown gomoku engine switch.*'vcf'.*the switches are horizon_vcf, horizon_vct"):
         GomokuEngine(GOMOKU, tt_bits=10).set_switches({"vcf": 3})
