@@ -33,8 +33,9 @@ not ``0``): a literal compiles a second signature of the recursive kernel, and
 numba's cache then loads a broken one (a segmentation fault in the next process).
 
 Return values: plies to the win (> 0) or 0 (none found).  ``stats`` is
-``int64[3]``: nodes so far, the node budget, and 1 once the budget ran out
-(then every kernel returns 0 at once, and 0 means "unknown").
+``int64[4]``: nodes so far, the node budget, 1 once the budget or the time ran out
+(then every kernel returns 0 at once, and 0 means "unknown"), and the deadline in
+nanoseconds of ``time.perf_counter()`` (0: none), read every :data:`CLOCK_NODES` nodes.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from numba import njit
 from games._board import _wins_through
 from games._jit import JIT
 from games._rules import Rules
+from search._negamax import _now
 
 _DIRS = np.array([[0, 1], [1, 0], [1, 1], [1, -1]], dtype=np.int64)
 
@@ -52,6 +54,9 @@ GLOBAL = -1
 """``dcell`` value: look for the defender's win cells on the whole board (the root)."""
 NONE = -2
 """``dcell`` value: the defender has no win cell (the attacker just blocked, or passed)."""
+CLOCK_NODES = 1024
+"""Nodes between two reads of the clock against a deadline (a few milliseconds at the search's node rate; a read
+costs a microsecond or two)."""
 
 
 @njit(**JIT)
@@ -169,11 +174,14 @@ def _candidates(board: np.ndarray, rows: int, cols: int, k: int, stone: int, lo:
 
 @njit(**JIT)
 def _spend(stats: np.ndarray) -> bool:
-    """Count one node; False (and the abort flag set) once the budget is spent."""
+    """Count one node; False (and the abort flag set) once the budget is spent or the deadline passed."""
     if stats[0] >= stats[1]:
         stats[2] = 1
         return False
     stats[0] += 1
+    if stats[3] > 0 and stats[0] % CLOCK_NODES == 0 and _now() * 1e9 >= stats[3]:
+        stats[2] = 1
+        return False
     return True
 
 
@@ -382,16 +390,19 @@ def _vct(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int,
 
 @njit(**JIT)
 def _threat_search(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int, max_depth: int,
-                   node_budget: int, vct: bool, pv: np.ndarray) -> tuple[int, int]:
-    """Iterative deepening (1, 3, 5, ... plies) of VCF, or of VCT when ``vct``; return ``(plies, nodes)``.
+                   node_budget: int, vct: bool, pv: np.ndarray, deadline: float) -> tuple[int, int, bool]:
+    """Iterative deepening (1, 3, 5, ... plies) of VCF, or of VCT when ``vct``; return ``(plies, nodes, stopped)``.
 
-    plies : the shortest win found (0: none).  nodes < node_budget unless the
-    budget ran out (then 0 means "unknown").  The shallowest depth that
-    succeeds is taken, so a VCF line is a shortest one.
+    plies : the shortest win found (0: none).  stopped : the budget ran out or
+    ``deadline`` (a ``time.perf_counter()`` time; inf: none) passed (then 0
+    means "unknown").  The shallowest depth that succeeds is taken, so a VCF
+    line is a shortest one.
     pv : int64[max_depth + 1].
     """
-    stats = np.zeros(3, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
     stats[1] = node_budget
+    if deadline < 1e12:
+        stats[3] = max(np.int64(deadline * 1e9), np.int64(1))
     depth = 1
     while depth <= max_depth:
         if vct:
@@ -399,6 +410,6 @@ def _threat_search(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int
         else:
             r = _vcf(board, rows, cols, k, exact_k, me, depth, np.int64(GLOBAL), stats, pv, np.int64(0))
         if r > 0 or stats[2]:
-            return r, stats[0]
+            return r, stats[0], stats[2] == 1
         depth += 2
-    return 0, stats[0]
+    return 0, stats[0], False

@@ -86,20 +86,26 @@ def _check(position: Position, nodes: object, max_depth: object, exact_k: Option
     return budget, depth, int(exact_k)
 
 
-def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool], vct: bool) -> ThreatResult:
+def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool], vct: bool,
+         deadline: Optional[float]) -> ThreatResult:  # fmt: skip
     budget, depth, exact = _check(position, nodes, max_depth, exact_k)
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
+                                 or deadline != deadline):  # fmt: skip
+        raise SearchError(f"deadline={deadline!r} must be a time.perf_counter() time in seconds or None (no deadline)")
     game = position.game
     pv = np.zeros(depth + 1, dtype=np.int64)
     me = 1 + position.to_move
-    plies, used = _threat_search(position._board.copy(), game.rows, game.cols, game.k, exact, me, depth, budget, vct, pv)
+    stop = np.inf if deadline is None else float(deadline)
+    plies, used, stopped = _threat_search(position._board.copy(), game.rows, game.cols, game.k, exact, me, depth, budget,
+                                          vct, pv, stop)  # fmt: skip
     plies, used = int(plies), int(used)
     line = tuple(int(c) for c in pv[:plies])
-    complete = plies > 0 or used < budget
+    complete = plies > 0 or not stopped
     return ThreatResult(plies > 0, line[0] if line else None, line, plies, used, complete)
 
 
 def find_vcf(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int = DEFAULT_VCF_DEPTH,
-             exact_k: Optional[bool] = None) -> ThreatResult:  # fmt: skip
+             exact_k: Optional[bool] = None, deadline: Optional[float] = None) -> ThreatResult:  # fmt: skip
     """Look for a victory by continuous fours for the side to move; the shortest within ``max_depth`` plies.
 
     Args:
@@ -109,19 +115,22 @@ def find_vcf(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int =
         exact_k: the exact-k rule (an overline does not win, so a window that
             would make one is not a four).  None: the game's own rule; True
             or False analyses the position under that rule instead.
+        deadline: a ``time.perf_counter()`` time after which the search stops
+            (incomplete, as when the nodes run out; the clock is read every
+            1,024 nodes); None: none.
 
     Returns:
         A :class:`ThreatResult`; ``line`` is a forced win whatever the defender does.
 
     Raises:
-        ValueError: gravity, ``k < 4``, a finished position, a bad budget or depth.
+        ValueError: gravity, ``k < 4``, a finished position, a bad budget, depth or deadline.
         TypeError: ``position`` is not a :class:`games.Position`.
     """
-    return _run(position, nodes, max_depth, exact_k, vct=False)
+    return _run(position, nodes, max_depth, exact_k, False, deadline)
 
 
 def find_vct(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int = DEFAULT_VCT_DEPTH,
-             exact_k: Optional[bool] = None) -> ThreatResult:  # fmt: skip
+             exact_k: Optional[bool] = None, deadline: Optional[float] = None) -> ThreatResult:  # fmt: skip
     """Look for a victory by continuous threats (fours and threes) for the side to move.
 
     A three is a move after which the attacker, moving again, would have a
@@ -132,7 +141,7 @@ def find_vct(position: Position, *, nodes: int = DEFAULT_NODES, max_depth: int =
     Args and returns: as :func:`find_vcf` (``plies`` is the length of the win
     against the longest defence).
     """
-    return _run(position, nodes, max_depth, exact_k, vct=True)
+    return _run(position, nodes, max_depth, exact_k, True, deadline)
 
 
 def applies(position: Position) -> bool:
@@ -152,17 +161,18 @@ def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optio
     what VCF left; None at once if ``nodes`` is 0 or the game has gravity or
     ``k < 4``.  The result scores ``WIN_SCORE - plies``, its ``depth`` is the
     line's length and ``pv`` the line, so callers read it like an alpha-beta
-    result.  ``deadline`` (a ``time.perf_counter()`` time): neither search
-    starts once it has passed (each runs to its node budget, not the clock).
+    result.  ``deadline`` (a ``time.perf_counter()`` time): each search stops
+    there (what it had not proved by then is not claimed) and neither starts
+    once it has passed.
     """
     budget = AGENT_TSS_NODES if nodes is None else nodes
     if budget <= 0 or not applies(position) or _expired(deadline):
         return None
     start = time.perf_counter()
-    result = find_vcf(position, nodes=budget)
+    result = find_vcf(position, nodes=budget, deadline=deadline)
     used = result.nodes
     if not result.win and budget - used > 0 and not _expired(deadline):
-        result = find_vct(position, nodes=budget - used)
+        result = find_vct(position, nodes=budget - used, deadline=deadline)
         used += result.nodes
     if not result.win:
         return None
@@ -206,14 +216,15 @@ def guard_threats(position: Position, move: Action, candidates: Sequence[Action]
     ``nodes``; if it proves a win, each candidate (in order; ``move``, repeats and illegal cells skipped) is
     checked the same way and the first after which none is found within ``nodes`` is returned.  ``move`` is
     kept if every candidate loses, or ``deadline`` (a :func:`time.perf_counter` value; None: none) passes
-    before one is found.  Where :func:`guard_move` only sees the opponent's fours, this sees attacks built
+    before one is found; each search stops at the deadline (a candidate whose check it cut is returned: no win
+    was found against it).  Where :func:`guard_move` only sees the opponent's fours, this sees attacks built
     from threes too (a three that must be blocked at one end and not the other, a move that lets the
     opponent start a VCT), at the cost of a VCT search per candidate checked.
 
     Returns:
         ``(the move, candidates checked)``.
     """
-    if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes):
+    if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes, deadline):
         return move, 0
     checked = 0
     for cell in dict.fromkeys(candidates):  # in order, each once
@@ -222,18 +233,19 @@ def guard_threats(position: Position, move: Action, candidates: Sequence[Action]
         if cell == move or not position.is_legal(cell):
             continue
         checked += 1
-        if not _their_threat(position, cell, nodes):
+        if not _their_threat(position, cell, nodes, deadline):
             return cell, checked
     return move, checked
 
 
-def _their_threat(position: Position, move: Action, nodes: int) -> bool:
-    """True if the opponent proves a win by VCF or VCT (:func:`threat_move` with ``nodes``) after ``move``."""
+def _their_threat(position: Position, move: Action, nodes: int, deadline: Optional[float] = None) -> bool:
+    """True if the opponent proves a win by VCF or VCT (:func:`threat_move` with ``nodes`` and ``deadline``) after
+    ``move``."""
     after = position.copy()
     after.play(move)
     if after.is_terminal():  # a move cannot make the opponent's row: a win or a full board
         return False
-    return threat_move(after, nodes) is not None
+    return threat_move(after, nodes, deadline) is not None
 
 
 def _their_vcf(position: Position, move: Action, budget: int) -> tuple[Optional[ThreatResult], int]:

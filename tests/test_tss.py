@@ -190,6 +190,8 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
         (lambda: find_vcf(MNK(3, 3, 3).position()), "k >= 4"),
         (lambda: find_vcf(MNK(6, 6, 4).position(), exact_k=1), "exact_k=1 must be True, False or None"),
         (lambda: find_vcf(MNK(4, 4, 4).position("a1 a2 b1 b2 c1 c2 d1")), "is over"),
+        (lambda: find_vct(MNK(15, 15, 5).position("h8"), deadline="soon"), "deadline='soon' must be a time"),
+        (lambda: find_vcf(MNK(15, 15, 5).position("h8"), deadline=float("nan")), "deadline=nan must be a time"),
     ],
 )
 def test_bad_input_gets_a_clear_error(call: object, message: str) -> None:
@@ -332,6 +334,37 @@ def test_the_default_depths_are_clamped_on_small_boards() -> None:
     assert not find_vcf(game.position("a1")).win and not find_vct(game.position("a1")).win
     agent = make_agent("alphabeta:heuristic=mics,depth=2", game)
     assert agent.select_move(game.position("a1 b2 c3")) in game.position("a1 b2 c3").legal_moves()
+
+
+# 20,20,5 after the balanced opening n10 m12 h9 and five moves of a game the engine lost: x (to move) is under an
+# attack of threes; after most of its moves o has a VCT (after n11 one of 9 plies, 20,429 nodes to prove; after l9
+# one of 11 plies, 189,932 nodes), after m9 none within 200,000 nodes.
+UNDER_ATTACK = "n10 m12 h9 m11 m10 l10 n9 l11"
+
+
+def test_a_deadline_stops_the_search_and_says_so() -> None:
+    import time
+
+    from search._tss import CLOCK_NODES
+
+    game = MNK(20, 20, 5)
+    after = game.position(UNDER_ATTACK + " n11")
+    cut = find_vct(after, nodes=1_000_000, deadline=0.0)  # long past: stopped at the first read of the clock
+    assert not cut.win and not cut.complete and cut.nodes == CLOCK_NODES
+    full = find_vct(after, nodes=1_000_000, deadline=time.perf_counter() + 600.0)
+    assert full.win and full.plies == 9 and full.nodes > CLOCK_NODES
+    assert (full.line, full.nodes) == (find_vct(after, nodes=1_000_000).line, find_vct(after, nodes=1_000_000).nodes)
+
+
+def test_a_bigger_guard_budget_sees_the_longer_attack() -> None:
+    from search.threats import guard_threats
+
+    game = MNK(20, 20, 5)
+    pos = game.position(UNDER_ATTACK)
+    n11, o10, l9, m9 = (game.parse_move(m) for m in ("n11", "o10", "l9", "m9"))
+    # 25,000 nodes prove n11 and o10 lost and miss l9's attack; 200,000 see it too
+    assert guard_threats(pos, n11, [o10, l9, m9], 25_000) == (l9, 2)
+    assert guard_threats(pos, n11, [o10, l9, m9], 200_000) == (m9, 3)
 
 
 def test_guard_threats_returns_the_first_candidate_that_leaves_no_vct() -> None:
