@@ -54,6 +54,12 @@ GOMOKU_TSS_NODES = 20_000
 """The gomoku engine's threat-search budget (``tss_nodes`` not given): its own VCF and VCT at the root, and each
 check of the opponent's after a candidate move (some 20-70 ms on 15x15; the attacks that won or lost the engine's
 games from balanced openings took 5,000 to 65,000 nodes to find, beyond the generic agents' 2,000)."""
+GOMOKU_GUARD_NODES = 2_000_000
+"""The timed gomoku engine's check of its move against the opponent's VCF and VCT (``tss_nodes`` not given): this
+many nodes at most, and the clock stops it first (it runs to the move's deadline, :func:`search.gomoku.phase_seconds`).
+The attacks that decided the engine's games at 1 s a move from balanced openings took the threat search 29,000 to
+166,000 nodes (0.1 to 0.6 s) to prove, where the check had 20,000; the engine's iterations stop at half the move, so
+the rest of the move is the check's."""
 GUARD_CANDIDATES = 16
 """Moves the gomoku engine's threat guard checks at most (the engine's best first) when no clock bounds it."""
 SOLVE_SHARE = 0.4
@@ -303,12 +309,14 @@ class AlphaBetaAgent:
         """The gomoku engine's move, with threat-space searches around it: its own VCF or VCT proved at the root
         is played, and the engine's move is checked against the opponent's VCF and VCT
         (:func:`search.threats.guard_threats`: else the engine's next best move that leaves none).  Both search
-        with ``tss_nodes`` (None: :data:`GOMOKU_TSS_NODES`); the engine gets the time the first left, less
+        with ``tss_nodes`` (None: :data:`GOMOKU_TSS_NODES`, and with a clock the check gets
+        :data:`GOMOKU_GUARD_NODES` up to the move's deadline); the engine gets the time the first left, less
         :data:`GUARD_SHARE` of the move for the guard."""
         assert self.gomoku is not None
         nodes = GOMOKU_TSS_NODES if self.tss_nodes is None else self.tss_nodes
+        guard_nodes = GOMOKU_GUARD_NODES if self.tss_nodes is None and limit.time_ms is not None else nodes
         begun = time.perf_counter()
-        # no threat search starts past the engine's own margin (measured lateness aside): each runs to its nodes
+        # the threat searches stop at the engine's own margin (measured lateness aside), the check after the search too
         deadline = None if limit.time_ms is None else begun + phase_seconds(self.game, limit.time_ms)
         self.last_result = threat_move(position, nodes, deadline)
         if self.last_result is not None:
@@ -320,7 +328,7 @@ class AlphaBetaAgent:
             limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self.gomoku.search(position, limit)
         order = self.gomoku.root_order[1 : most + 1]
-        move, _ = guard_threats(position, self.last_result.move, order, nodes, deadline)
+        move, _ = guard_threats(position, self.last_result.move, order, guard_nodes, deadline)
         return move
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from games import CONNECT4, MNK, Position
 from heuristics import Evaluator, WeightError
 from heuristics._gomoku_state import CLASS_WIN, N_CLASSES, _make, _unmake
 from search import _gomoku_search as gs
+from search import agents as agents_module
 from search.agents import AlphaBetaAgent, make_agent
 from search.budget import Limit
 from search.errors import SearchError
@@ -251,6 +253,31 @@ def test_the_agent_replaces_an_engine_move_that_leaves_the_opponent_a_vct(monkey
     unguarded = make_agent("alphabeta:heuristic=gomoku,depth=3,tss_nodes=0", _VCT_GAME)
     monkeypatch.setattr(unguarded.gomoku, "search", lambda at, limit: dataclasses.replace(search(at, limit), move=e9))
     assert unguarded.select_move(position) == e9  # tss_nodes=0 switches the guard off
+
+
+@pytest.mark.parametrize("spec, nodes, clocked", [
+    ("alphabeta:heuristic=gomoku,time_ms=300", agents_module.GOMOKU_GUARD_NODES, True),  # the clock bounds the check
+    ("alphabeta:heuristic=gomoku,depth=2", agents_module.GOMOKU_TSS_NODES, False),  # no clock: the root's budget
+    ("alphabeta:heuristic=gomoku,time_ms=300,tss_nodes=700", 700, True),  # a budget given is the budget
+])
+def test_the_guard_gets_the_rest_of_a_timed_move(monkeypatch: pytest.MonkeyPatch, spec: str, nodes: int,
+                                                  clocked: bool) -> None:  # fmt: skip
+    calls: list[tuple[int, object]] = []
+
+    def recording(position: Position, move: int, candidates: object, budget: int, deadline: object = None) -> tuple[int, int]:
+        calls.append((budget, deadline))
+        return move, 0
+
+    monkeypatch.setattr(agents_module, "guard_threats", recording)
+    position = _VCT_GAME.position(_VCT_MOVES)
+    agent = make_agent(spec, _VCT_GAME)
+    begun = time.perf_counter()
+    agent.select_move(position)
+    [(budget, deadline)] = calls
+    assert budget == nodes
+    assert (deadline is not None) == clocked
+    if deadline is not None:  # the move's deadline, the engine's safety margin before the 300 ms
+        assert begun < deadline < begun + 0.3  # type: ignore[operator]
 
 
 def test_the_engine_plays_exactly_where_the_solver_fits() -> None:
