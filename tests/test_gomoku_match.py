@@ -107,3 +107,45 @@ def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Pa
     assert capsys.readouterr().err.splitlines()[-1] == "scripts.gomoku_match: interrupted"
     kept = json.loads((tmp_path / "m.json").read_text())
     assert len(kept["boards"][0]["games"]) == 2  # the first pair, written when it finished
+
+
+def test_the_losses_script_finds_the_move_after_which_the_opponent_proves_a_vct(tmp_path: Path,
+                                                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from scripts import gomoku_losses
+    from search.threats import find_vct
+    from tests.inprocess import run_main
+    from tests.test_tss import UNDER_ATTACK
+
+    game = MNK(20, 20, 5)
+    lost_at = game.position(UNDER_ATTACK + " n11")  # x's n11 leaves o a VCT of 9 plies (x had none to face before)
+    attack = find_vct(lost_at, nodes=100_000)
+    assert attack.win and attack.plies == 9
+    moves = [*lost_at.moves, *attack.line]
+    finished = game.position(moves)
+    assert finished.winner == 1  # o made five
+    # after the 3-stone opening o moves first: agent B (o) is "first", A plays x and lost
+    match = {"boards": [{"board": "20,20,5", "openings": [moves[:3]], "scores": [0.0, 1.0],
+                         "games": [{"first": "B", "moves": moves}, {"first": "A", "moves": moves}]}]}  # fmt: skip
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    status, out, _ = run_main(gomoku_losses.main, [str(path), "--nodes", "50000"], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2  # the game A won is not listed
+    assert "20,20,5 opening 0 A second" in lines[0] and f"ply 9 n11: the opponent's VCT of 9 plies, {attack.nodes:,} moves" in lines[0]
+    assert lines[1].startswith("1 games lost by A; 1 after a move that left the opponent a VCT proved within 50,000 moves")
+
+
+@pytest.mark.parametrize("content, message", [("[1, 2]", "is not the JSON of python -m scripts.gomoku_match"),
+                                              ("{", "is not the JSON of python -m scripts.gomoku_match"),
+                                              (None, "No such file")])  # fmt: skip
+def test_the_losses_script_refuses_what_is_not_a_match(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       content: object, message: str) -> None:  # fmt: skip
+    from scripts import gomoku_losses
+    from tests.inprocess import run_main
+
+    path = tmp_path / "match.json"
+    if isinstance(content, str):
+        path.write_text(content)
+    status, _, err = run_main(gomoku_losses.main, [str(path)], capsys)
+    assert status == 2 and message in err and "match.json" in err

@@ -1,0 +1,115 @@
+"""Where agent A's lost games of a gomoku match went wrong: the first move of A's after which the opponent proves a VCT.
+
+Reads the JSON of ``python -m scripts.gomoku_match --out`` and replays each game agent A lost.  After each of
+A's moves (the opening's stones excluded) the opponent, to move, looks for a forced win by fours and threes
+(:func:`search.threats.find_vct`, ``--nodes`` moves); the first move after which it finds one is where the game
+was lost to an attack a threat search proves, and the moves it took to prove say how big a check would have
+seen it.  A game with no such move was lost to something else (a slower attack, a quiet move).  Prints one line
+per lost game and a summary of the proof sizes::
+
+    python -m scripts.gomoku_match alphabeta --boards 15,15,5 15,15,5x 20,20,5 --openings 3 --out runs/match
+    python -m scripts.gomoku_losses runs/match.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from games import MNK
+from scripts._args import positive_int
+from search.threats import find_vct
+
+DEFAULT_NODES = 200_000
+"""Moves each threat search may try (about 0.7 s on 15x15 when it finds nothing)."""
+DEFAULT_DEPTH = 25
+"""Longest VCT looked for, in plies (the attacks that decided games at 1 s a move were 7 to 13 plies long)."""
+
+
+def _game(board: str) -> MNK:
+    """The game of a board name ``M,N,K`` (freestyle) or ``M,N,Kx`` (exact-k), as the match writes them."""
+    rows, cols, k = (int(part) for part in board.rstrip("x").split(","))
+    return MNK(rows, cols, k, exact_k=board.endswith("x"))
+
+
+def first_losing_move(game: MNK, moves: Sequence[int], opening: int, colour: int, nodes: int,
+                      depth: int = DEFAULT_DEPTH) -> Optional[tuple[int, int, int]]:  # fmt: skip
+    """``(ply, VCT plies, moves tried)`` of the first move of ``colour`` (0 first player) after ply ``opening`` after
+    which the opponent proves a VCT of at most ``depth`` plies within ``nodes``, or None."""
+    for ply in range(opening, len(moves)):
+        if ply % 2 != colour:
+            continue
+        after = game.position(list(moves[: ply + 1]))
+        if after.is_terminal():
+            return None
+        found = find_vct(after, nodes=nodes, max_depth=depth)
+        if found.win:
+            return ply, found.plies, found.nodes
+    return None
+
+
+def lost_games(data: dict[str, Any]) -> list[tuple[str, int, dict[str, Any], int, int]]:
+    """``(board, opening number, game, A's colour, opening stones)`` of every game A lost in a match's JSON."""
+    lost = []
+    for board in data["boards"]:
+        for index, (game, score) in enumerate(zip(board["games"], board["scores"])):
+            if score == 0.0:
+                stones = len(board["openings"][index // 2])
+                colour = (stones + (0 if game["first"] == "A" else 1)) % 2  # "first" moves first after the opening
+                lost.append((board["board"], index // 2, game, colour, stones))
+    return lost
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scripts.gomoku_losses", description=__doc__.split("\n\n")[0])
+    parser.add_argument("matches", nargs="+", type=Path, help="JSON files written by python -m scripts.gomoku_match --out")
+    parser.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES,
+                        help=f"moves each threat search may try (default {DEFAULT_NODES:,})")  # fmt: skip
+    parser.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
+                        help=f"longest VCT looked for, in plies (default {DEFAULT_DEPTH})")  # fmt: skip
+    return parser
+
+
+def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict) or not all({"board", "games", "scores", "openings"} <= set(b) for b in data["boards"]):
+            raise KeyError("boards")
+        return data
+    except OSError as error:
+        parser.error(f"{str(path)!r}: {error.strerror or error}")
+    except (ValueError, KeyError, TypeError):
+        parser.error(f"{str(path)!r} is not the JSON of python -m scripts.gomoku_match --out")
+    raise AssertionError("unreachable")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Print A's lost games and where each was lost; 0 on success, 2 on bad arguments."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    proofs: list[int] = []
+    count = 0
+    for path in args.matches:
+        for board, opening, record, colour, stones in lost_games(_load(parser, path)):
+            count += 1
+            game = _game(board)
+            found = first_losing_move(game, record["moves"], stones, colour, args.nodes, args.depth)
+            where = "no proved VCT of the opponent's"
+            if found is not None:
+                ply, plies, tried = found
+                proofs.append(tried)
+                where = f"ply {ply + 1} {game.format_moves([record['moves'][ply]])}: the opponent's VCT of {plies} plies, {tried:,} moves to prove"
+            print(f"{path.name} {board} opening {opening} A {'first' if record['first'] == 'A' else 'second'}, "
+                  f"{len(record['moves'])} plies: {where}")  # fmt: skip
+    proofs.sort()
+    sizes = f"; moves to prove: {proofs[0]:,} to {proofs[-1]:,}, median {proofs[len(proofs) // 2]:,}" if proofs else ""
+    print(f"{count} games lost by A; {len(proofs)} after a move that left the opponent a VCT proved within "
+          f"{args.nodes:,} moves{sizes}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
