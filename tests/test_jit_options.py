@@ -158,9 +158,8 @@ def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path
     checked on the shared cache below (an empty cache would compile every evaluator again for it, 40 s more).
 
     The empty cache is the wheel's venv's, before ``tests/test_wheel.py`` runs its commands there: the kernels
-    compiled here are the ones those commands need, so they compile once for both tests (without LLVM's
-    optimisation: see below).  Should the venv's cache hold kernels already (the wheel's test ran first), an empty
-    folder of its own stands in.
+    compiled here are the ones those commands need, so they compile once for both tests.  Should the venv's
+    cache hold kernels already (the wheel's test ran first), an empty folder of its own stands in.
     """
     import json
     import subprocess
@@ -168,13 +167,11 @@ def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path
     from tests.wheelvenv import cached_kernels, clean_env
 
     python, empty = wheel_venv
-    # NUMBA_OPT=0: the signatures a call compiles do not depend on LLVM's optimisation, which is about half the
-    # compile time of this cold process.  The venv's commands (tests/test_wheel.py) then load this unoptimised
-    # Connect-4 search (numba's cache key holds no optimisation level): slower code for their few tiny games, and
-    # the venv is thrown away after them, so no slow code is kept.
-    env = {**clean_env(), "NUMBA_OPT": "0"}
+    env = clean_env()
     if cached_kernels(python):
-        env["NUMBA_CACHE_DIR"] = str(tmp_path)
+        # NUMBA_OPT=0: the signatures a call compiles do not depend on LLVM's optimisation, which is half the
+        # compile time of this cold process; the folder is thrown away, so no slow code is kept
+        env.update(NUMBA_CACHE_DIR=str(tmp_path), NUMBA_OPT="0")
     done = subprocess.run([str(python), "-c", SIGNATURES], cwd=empty, env=env, capture_output=True, text=True,
                           timeout=1200)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]

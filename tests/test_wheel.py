@@ -6,7 +6,7 @@ first on ``sys.path``, so the installed wheel shadows any editable install of
 the project there; the test checks every package's ``__file__``.  The kernels
 compile in the venv, into its own cache (only what the two tests run there
 first compiled is warm: the Connect-4 search of the signature count in
-``tests/test_jit_options.py``, unoptimised, the rules player of ``tests/test_warmup.py``;
+``tests/test_jit_options.py``, the rules player of ``tests/test_warmup.py``;
 see ``tests/wheelvenv.py``), so the commands are tiny: a Piskvork game's first timed move (compiled
 at START, not on the clock), a tuning run against the default gauntlet (which
 must include the shipped tuned files), ``gym.make`` with a shipped tuned

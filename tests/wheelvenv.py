@@ -6,10 +6,8 @@ and pytest keeps the collection order): ``tests/test_jit_options.py`` counts the
 in its empty cache, ``tests/test_warmup.py`` checks that ``envs.play`` says it prepares a cold opponent (the
 rules player), and ``tests/test_wheel.py`` then runs every command there.  The first two compile kernels that
 the commands would compile anyway, so a fresh clone's run compiles them once, not once in a throwaway cache
-and again in the venv.  The count compiles without LLVM's optimisation (``NUMBA_OPT=0``, about half its
-compile time), so the commands' Connect-4 games run that slower code; the Piskvork engine, whose first move is
-timed, compiles fully optimised at its ``START``, as a user's does.  Each of the first two falls back to an
-empty cache folder of its own when the venv's already holds its kernels (another order).
+and again in the venv.  Each of the first two falls back to an empty cache folder of its own when the venv's
+already holds its kernels (another order).
 
 The venv sees the system's site-packages (numba, gymnasium, optuna: nothing is downloaded), but its own
 site-packages come first on ``sys.path``, so the installed wheel shadows any editable install of the project
