@@ -59,6 +59,7 @@ def test_random_play_is_what_it_was(env_id: str, options: dict[str, Any], expect
 
 
 @pytest.mark.parametrize(("env_id", "options", "expected"), CASES[:4], ids=[f"{c[0]}{c[1]}" for c in CASES[:4]])
+@pytest.mark.xdist_group("threaded_step")  # one worker: the threaded kernel is not cached (11 s of compiling per process)
 def test_the_threaded_step_plays_what_the_serial_step_played(env_id: str, options: dict[str, Any], expected: str,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """The step kernel spread over threads (big batches) gives the same digests, illegal actions included."""

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # 40 to 75 s: handed out among the first tests (tests/conftest.py), not left to run alone at the end
 def test_packages_type_check_strictly() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "games", "heuristics", "search", "envs", "tuning", "weights"],
