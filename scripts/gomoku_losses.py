@@ -21,6 +21,7 @@ from typing import Any, Optional, Sequence
 
 from games import MNK
 from scripts._args import positive_int
+from scripts.gomoku_match import board_type
 from search.threats import find_vct
 
 DEFAULT_NODES = 200_000
@@ -29,23 +30,18 @@ DEFAULT_DEPTH = 25
 """Longest VCT looked for, in plies (the attacks that decided games at 1 s a move were 7 to 13 plies long)."""
 
 
-def _game(board: str) -> MNK:
-    """The game of a board name ``M,N,K`` (freestyle) or ``M,N,Kx`` (exact-k), as the match writes them."""
-    rows, cols, k = (int(part) for part in board.rstrip("x").split(","))
-    return MNK(rows, cols, k, exact_k=board.endswith("x"))
-
-
 def first_losing_move(game: MNK, moves: Sequence[int], opening: int, colour: int, nodes: int,
                       depth: int = DEFAULT_DEPTH) -> Optional[tuple[int, int, int]]:  # fmt: skip
     """``(ply, VCT plies, moves tried)`` of the first move of ``colour`` (0 first player) after ply ``opening`` after
     which the opponent proves a VCT of at most ``depth`` plies within ``nodes``, or None."""
+    position = game.position(list(moves[:opening]))
     for ply in range(opening, len(moves)):
+        position.play(moves[ply])
+        if position.is_terminal():
+            return None
         if ply % 2 != colour:
             continue
-        after = game.position(list(moves[: ply + 1]))
-        if after.is_terminal():
-            return None
-        found = find_vct(after, nodes=nodes, max_depth=depth)
+        found = find_vct(position, nodes=nodes, max_depth=depth)
         if found.win:
             return ply, found.plies, found.nodes
     return None
@@ -95,7 +91,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for path in args.matches:
         for board, opening, record, colour, stones in lost_games(_load(parser, path)):
             count += 1
-            game = _game(board)
+            game = board_type(board).game()
             found = first_losing_move(game, record["moves"], stones, colour, args.nodes, args.depth)
             where = "no proved VCT of the opponent's"
             if found is not None:
