@@ -83,7 +83,15 @@ def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Print A's lost games and where each was lost; 0 on success, 2 on bad arguments."""
+    """Print A's lost games and where each was lost; 0 on success, 2 on bad arguments, 130 on Ctrl-C."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("scripts.gomoku_losses: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     proofs: list[int] = []

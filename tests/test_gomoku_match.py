@@ -149,3 +149,20 @@ def test_the_losses_script_refuses_what_is_not_a_match(tmp_path: Path, capsys: p
         path.write_text(content)
     status, _, err = run_main(gomoku_losses.main, [str(path)], capsys)
     assert status == 2 and message in err and "match.json" in err
+
+
+def test_the_losses_script_ends_ctrl_c_with_one_line_and_130(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    from scripts import gomoku_losses
+    from tests.inprocess import run_main
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    moves = [209, 210, 188, 211, 189, 212, 190, 213, 191, 214]  # 20,20,5: x on row 9 from column 8, o beside it
+    match = {"boards": [{"board": "20,20,5", "openings": [moves[:3]], "scores": [0.0], "games": [{"first": "A", "moves": moves}]}]}
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    monkeypatch.setattr(gomoku_losses, "find_vct", interrupted)
+    status, out, err = run_main(gomoku_losses.main, [str(path)], capsys)
+    assert (status, out, err) == (130, "", "scripts.gomoku_losses: interrupted\n")
