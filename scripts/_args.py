@@ -1,4 +1,5 @@
-"""The argparse types every script shares: a bad value ends in a one-line usage error and exit code 2.
+"""The argparse types every script shares (a bad value ends in a one-line usage error and exit code 2), and the
+Ctrl-C ending they share (one line and exit code 130, :func:`run_interruptible`).
 
 argparse turns the :class:`argparse.ArgumentTypeError` these raise into
 ``error: argument --seconds: 'nan' is not a positive finite number`` and
@@ -10,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import tempfile
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 
 def int_range(low: int, high: Optional[int] = None) -> Callable[[str], int]:
@@ -107,3 +109,13 @@ writable_file = _writable(want_dir=False)
 writable_file.__doc__ = "A file path that can be written: an existing writable file, or a new one under a writable folder."
 writable_dir = _writable(want_dir=True)
 writable_dir.__doc__ = "A folder that files can be written into: an existing one, or a new one under a writable folder."
+
+
+def run_interruptible(name: str, main: Callable[[Optional[Sequence[str]]], int], argv: Optional[Sequence[str]]) -> int:
+    """``main(argv)``, or on Ctrl-C one line (``<name>: interrupted``) on stderr and 130 (128 + SIGINT, what shells
+    report) instead of a traceback; what ``main`` wrote as it went (``--out`` files) stays."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130

@@ -36,7 +36,7 @@ from typing import Any, Optional, Sequence
 import numba
 
 from games import KInARow
-from scripts._args import int_range, positive_float, writable_file
+from scripts._args import int_range, positive_float, run_interruptible, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, AgentType, make_agent
 from search.errors import SearchError
@@ -133,11 +133,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the benchmark; 0 on success, 2 on bad arguments, 130 on Ctrl-C."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("scripts.bench_puzzles: interrupted", file=sys.stderr)
-        return 130
+    return run_interruptible("scripts.bench_puzzles", _main, argv)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:

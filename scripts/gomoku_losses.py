@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from games import MNK
-from scripts._args import positive_int
+from scripts._args import positive_int, run_interruptible
 from scripts.gomoku_match import board_type
 from search.threats import find_vct
 
@@ -84,11 +84,7 @@ def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Print A's lost games and where each was lost; 0 on success, 2 on bad arguments, 130 on Ctrl-C."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("scripts.gomoku_losses: interrupted", file=sys.stderr)
-        return 130
+    return run_interruptible("scripts.gomoku_losses", _main, argv)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:

@@ -43,7 +43,7 @@ import numpy as np
 
 from games import MNK, Action, Position
 from heuristics import Evaluator
-from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, writable_file
+from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, run_interruptible, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, AgentType, make_agent
 from search.engine import search
@@ -263,11 +263,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Play the match; 0 on success, 2 on bad arguments, 130 on Ctrl-C (``--out`` keeps the pairs played)."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("scripts.gomoku_match: interrupted", file=sys.stderr)
-        return 130
+    return run_interruptible("scripts.gomoku_match", _main, argv)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:

@@ -38,7 +38,7 @@ from typing import Any, Callable, Optional, Sequence
 import numba
 
 from games import MNK
-from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, writable_file
+from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, run_interruptible, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, make_agent
 from tuning.tournament import (
@@ -238,11 +238,7 @@ def _outputs(parser: argparse.ArgumentParser, out: Optional[Path]) -> Optional[t
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: ``--out`` keeps the
     configurations that finished)."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:  # a short note, not a traceback; 130 = 128 + SIGINT, as shells report it
-        print("scripts.mnk_tournament: interrupted", file=sys.stderr)
-        return 130
+    return run_interruptible("scripts.mnk_tournament", _main, argv)
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:

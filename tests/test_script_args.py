@@ -188,3 +188,16 @@ def test_tuned_transfer_plays_every_budget_against_every_default(tmp_path: Path,
 
 def test_tuned_transfer_refuses_a_bad_budget(capsys: pytest.CaptureFixture[str]) -> None:
     assert "'fast' is neither a node count" in usage_error("tuned_transfer", ["--budgets", "1000,fast"], capsys)
+
+
+def test_run_interruptible_turns_ctrl_c_into_one_line_and_130(capsys: pytest.CaptureFixture[str]) -> None:
+    from scripts._args import run_interruptible
+
+    def interrupted(argv: object) -> int:
+        print("partial output")
+        raise KeyboardInterrupt
+
+    assert run_interruptible("scripts.demo", lambda argv: len(argv or []), ["a", "b"]) == 2  # the main's own code
+    assert run_interruptible("scripts.demo", interrupted, None) == 130
+    out, err = capsys.readouterr()
+    assert (out, err) == ("partial output\n", "scripts.demo: interrupted\n")
