@@ -41,7 +41,7 @@ from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, TT_SLOT_BYTES, GomokuEng
 from search.protocol import WIN_SCORE
 from search.simple_agents import RandomAgent, RuleBasedAgent
 from search.solve import DEFAULT_TT_SIZE, PerfectAgent, Solver
-from search.threats import guard_move, guard_threats, threat_move
+from search.threats import DEFAULT_VCT_DEPTH, guard_move, guard_threats, threat_move
 from search.tt import check_table_size
 
 GUARD_SHARE = 0.15
@@ -60,6 +60,10 @@ many nodes at most, and the clock stops it first (it runs to the move's deadline
 The attacks that decided the engine's games at 1 s a move from balanced openings took the threat search 29,000 to
 166,000 nodes (0.1 to 0.6 s) to prove, where the check had 20,000; the engine's iterations stop at half the move, so
 the rest of the move is the check's."""
+GOMOKU_GUARD_VCT_DEPTH = 13
+"""The longest opponent's VCT (plies) the timed gomoku engine's check looks for, with :data:`GOMOKU_GUARD_NODES`
+(untimed it keeps :data:`search.threats.DEFAULT_VCT_DEPTH`): five of the six games the engine lost in one seed of the
+balanced-openings match were lost to 13-ply VCTs the 11-ply check had not seen."""
 GUARD_CANDIDATES = 16
 """Moves the gomoku engine's threat guard checks at most (the engine's best first) when no clock bounds it."""
 SOLVE_SHARE = 0.4
@@ -310,11 +314,14 @@ class AlphaBetaAgent:
         is played, and the engine's move is checked against the opponent's VCF and VCT
         (:func:`search.threats.guard_threats`: else the engine's next best move that leaves none).  Both search
         with ``tss_nodes`` (None: :data:`GOMOKU_TSS_NODES`, and with a clock the check gets
-        :data:`GOMOKU_GUARD_NODES` up to the move's deadline); the engine gets the time the first left, less
+        :data:`GOMOKU_GUARD_NODES` up to the move's deadline and looks for VCTs up to
+        :data:`GOMOKU_GUARD_VCT_DEPTH` plies); the engine gets the time the first left, less
         :data:`GUARD_SHARE` of the move for the guard."""
         assert self.gomoku is not None
         nodes = GOMOKU_TSS_NODES if self.tss_nodes is None else self.tss_nodes
-        guard_nodes = GOMOKU_GUARD_NODES if self.tss_nodes is None and limit.time_ms is not None else nodes
+        wide = self.tss_nodes is None and limit.time_ms is not None
+        guard_nodes = GOMOKU_GUARD_NODES if wide else nodes
+        guard_depth = GOMOKU_GUARD_VCT_DEPTH if wide else DEFAULT_VCT_DEPTH
         begun = time.perf_counter()
         # the threat searches stop at the engine's own margin (measured lateness aside), the check after the search too
         deadline = None if limit.time_ms is None else begun + phase_seconds(self.game, limit.time_ms)
@@ -328,7 +335,7 @@ class AlphaBetaAgent:
             limit = limit.replace(time_ms=max(limit.time_ms * (1.0 - GUARD_SHARE) - spent_ms, 1.0))
         self.last_result = self.gomoku.search(position, limit)
         order = self.gomoku.root_order[1 : most + 1]
-        move, _ = guard_threats(position, self.last_result.move, order, guard_nodes, deadline)
+        move, _ = guard_threats(position, self.last_result.move, order, guard_nodes, deadline, guard_depth)
         return move
 
     def _search(self, position: Position, limit: Limit) -> SearchResult:

@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from games import Action, Position
-from games.checks import INT64_MAX, check_int
+from games.checks import INT64_MAX, check_int, is_real
 from search._tss import _threat_search
 from search.engine import SearchResult
 from search.errors import SearchError
@@ -89,8 +89,7 @@ def _check(position: Position, nodes: object, max_depth: object, exact_k: Option
 def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool], vct: bool,
          deadline: Optional[float]) -> ThreatResult:  # fmt: skip
     budget, depth, exact = _check(position, nodes, max_depth, exact_k)
-    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float))
-                                 or deadline != deadline):  # fmt: skip
+    if deadline is not None and (not is_real(deadline) or deadline != deadline):  # NumPy numbers too; nan never comes
         raise SearchError(f"deadline={deadline!r} must be a time.perf_counter() time in seconds or None (no deadline)")
     game = position.game
     pv = np.zeros(depth + 1, dtype=np.int64)
@@ -154,7 +153,8 @@ def _expired(deadline: Optional[float]) -> bool:
     return deadline is not None and time.perf_counter() >= deadline
 
 
-def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optional[float] = None) -> Optional[SearchResult]:
+def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optional[float] = None,
+                vct_depth: int = DEFAULT_VCT_DEPTH) -> Optional[SearchResult]:  # fmt: skip
     """The agents' use: a proved win for the side to move as a search result, or None.
 
     VCF first with ``nodes`` (None: :data:`AGENT_TSS_NODES`), then VCT with
@@ -163,7 +163,7 @@ def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optio
     line's length and ``pv`` the line, so callers read it like an alpha-beta
     result.  ``deadline`` (a ``time.perf_counter()`` time): each search stops
     there (what it had not proved by then is not claimed) and neither starts
-    once it has passed.
+    once it has passed.  ``vct_depth``: the longest VCT looked for, in plies.
     """
     budget = AGENT_TSS_NODES if nodes is None else nodes
     if budget <= 0 or not applies(position) or _expired(deadline):
@@ -172,7 +172,7 @@ def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optio
     result = find_vcf(position, nodes=budget, deadline=deadline)
     used = result.nodes
     if not result.win and budget - used > 0 and not _expired(deadline):
-        result = find_vct(position, nodes=budget - used, deadline=deadline)
+        result = find_vct(position, nodes=budget - used, max_depth=vct_depth, deadline=deadline)
         used += result.nodes
     if not result.win:
         return None
@@ -209,7 +209,7 @@ def guard_move(position: Position, move: Action, nodes: Optional[int] = None, de
 
 
 def guard_threats(position: Position, move: Action, candidates: Sequence[Action], nodes: int,
-                  deadline: Optional[float] = None) -> tuple[Action, int]:  # fmt: skip
+                  deadline: Optional[float] = None, vct_depth: int = DEFAULT_VCT_DEPTH) -> tuple[Action, int]:  # fmt: skip
     """``move``, or the first of ``candidates`` that leaves the opponent no VCF and no VCT, if ``move`` leaves one.
 
     The opponent's :func:`threat_move` (VCF, then VCT with what is left) is run after ``move`` with
@@ -219,12 +219,13 @@ def guard_threats(position: Position, move: Action, candidates: Sequence[Action]
     before one is found; each search stops at the deadline (a candidate whose check it cut is returned: no win
     was found against it).  Where :func:`guard_move` only sees the opponent's fours, this sees attacks built
     from threes too (a three that must be blocked at one end and not the other, a move that lets the
-    opponent start a VCT), at the cost of a VCT search per candidate checked.
+    opponent start a VCT), at the cost of a VCT search per candidate checked.  ``vct_depth``: the longest
+    opponent's VCT looked for, in plies.
 
     Returns:
         ``(the move, candidates checked)``.
     """
-    if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes, deadline):
+    if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes, deadline, vct_depth):
         return move, 0
     checked = 0
     for cell in dict.fromkeys(candidates):  # in order, each once
@@ -233,19 +234,20 @@ def guard_threats(position: Position, move: Action, candidates: Sequence[Action]
         if cell == move or not position.is_legal(cell):
             continue
         checked += 1
-        if not _their_threat(position, cell, nodes, deadline):
+        if not _their_threat(position, cell, nodes, deadline, vct_depth):
             return cell, checked
     return move, checked
 
 
-def _their_threat(position: Position, move: Action, nodes: int, deadline: Optional[float] = None) -> bool:
-    """True if the opponent proves a win by VCF or VCT (:func:`threat_move` with ``nodes`` and ``deadline``) after
-    ``move``."""
+def _their_threat(position: Position, move: Action, nodes: int, deadline: Optional[float] = None,
+                  vct_depth: int = DEFAULT_VCT_DEPTH) -> bool:  # fmt: skip
+    """True if the opponent proves a win by VCF or VCT (:func:`threat_move` with ``nodes``, ``deadline`` and
+    ``vct_depth``) after ``move``."""
     after = position.copy()
     after.play(move)
     if after.is_terminal():  # a move cannot make the opponent's row: a win or a full board
         return False
-    return threat_move(after, nodes, deadline) is not None
+    return threat_move(after, nodes, deadline, vct_depth) is not None
 
 
 def _their_vcf(position: Position, move: Action, budget: int) -> tuple[Optional[ThreatResult], int]:

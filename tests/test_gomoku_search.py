@@ -24,7 +24,7 @@ from search.gomoku import GomokuEngine
 from search.protocol import WIN_SCORE
 from search.result import SearchResult
 from search.solve import solve
-from search.threats import find_vcf, find_vct
+from search.threats import DEFAULT_VCT_DEPTH, find_vcf, find_vct
 from tests import naive_gomoku as naive
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
@@ -255,17 +255,19 @@ def test_the_agent_replaces_an_engine_move_that_leaves_the_opponent_a_vct(monkey
     assert unguarded.select_move(position) == e9  # tss_nodes=0 switches the guard off
 
 
-@pytest.mark.parametrize("spec, nodes, clocked", [
-    ("alphabeta:heuristic=gomoku,time_ms=300", agents_module.GOMOKU_GUARD_NODES, True),  # the clock bounds the check
-    ("alphabeta:heuristic=gomoku,depth=2", agents_module.GOMOKU_TSS_NODES, False),  # no clock: the root's budget
-    ("alphabeta:heuristic=gomoku,time_ms=300,tss_nodes=700", 700, True),  # a budget given is the budget
+@pytest.mark.parametrize("spec, nodes, depth, clocked", [
+    # the clock bounds the check: the big budget and the longer VCTs
+    ("alphabeta:heuristic=gomoku,time_ms=300", agents_module.GOMOKU_GUARD_NODES, agents_module.GOMOKU_GUARD_VCT_DEPTH, True),
+    ("alphabeta:heuristic=gomoku,depth=2", agents_module.GOMOKU_TSS_NODES, DEFAULT_VCT_DEPTH, False),  # no clock: the root's
+    ("alphabeta:heuristic=gomoku,time_ms=300,tss_nodes=700", 700, DEFAULT_VCT_DEPTH, True),  # a budget given is the budget
 ])
-def test_the_guard_gets_the_rest_of_a_timed_move(monkeypatch: pytest.MonkeyPatch, spec: str, nodes: int,
+def test_the_guard_gets_the_rest_of_a_timed_move(monkeypatch: pytest.MonkeyPatch, spec: str, nodes: int, depth: int,
                                                   clocked: bool) -> None:  # fmt: skip
-    calls: list[tuple[int, object]] = []
+    calls: list[tuple[int, object, int]] = []
 
-    def recording(position: Position, move: int, candidates: object, budget: int, deadline: object = None) -> tuple[int, int]:
-        calls.append((budget, deadline))
+    def recording(position: Position, move: int, candidates: object, budget: int, deadline: object = None,
+                  vct_depth: int = DEFAULT_VCT_DEPTH) -> tuple[int, int]:  # fmt: skip
+        calls.append((budget, deadline, vct_depth))
         return move, 0
 
     monkeypatch.setattr(agents_module, "guard_threats", recording)
@@ -273,8 +275,8 @@ def test_the_guard_gets_the_rest_of_a_timed_move(monkeypatch: pytest.MonkeyPatch
     agent = make_agent(spec, _VCT_GAME)
     begun = time.perf_counter()
     agent.select_move(position)
-    [(budget, deadline)] = calls
-    assert budget == nodes
+    [(budget, deadline, vct_depth)] = calls
+    assert (budget, vct_depth) == (nodes, depth)
     assert (deadline is not None) == clocked
     if deadline is not None:  # the move's deadline, the engine's safety margin before the 300 ms
         assert begun < deadline < begun + 0.3  # type: ignore[operator]

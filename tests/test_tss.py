@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from games import MNK, Position
@@ -192,6 +193,7 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
         (lambda: find_vcf(MNK(4, 4, 4).position("a1 a2 b1 b2 c1 c2 d1")), "is over"),
         (lambda: find_vct(MNK(15, 15, 5).position("h8"), deadline="soon"), "deadline='soon' must be a time"),
         (lambda: find_vcf(MNK(15, 15, 5).position("h8"), deadline=float("nan")), "deadline=nan must be a time"),
+        (lambda: find_vcf(MNK(15, 15, 5).position("h8"), deadline=True), "deadline=True must be a time"),
     ],
 )
 def test_bad_input_gets_a_clear_error(call: object, message: str) -> None:
@@ -355,6 +357,7 @@ def test_a_deadline_stops_the_search_and_says_so() -> None:
     assert full.win and full.plies == 9 and full.nodes > CLOCK_NODES
     plain = find_vct(after, nodes=1_000_000)
     assert (full.line, full.nodes) == (plain.line, plain.nodes)
+    assert find_vct(after, nodes=1_000_000, deadline=np.float64(0.0)).nodes == CLOCK_NODES  # NumPy times are times
 
 
 def test_a_bigger_guard_budget_sees_the_longer_attack() -> None:
@@ -366,6 +369,23 @@ def test_a_bigger_guard_budget_sees_the_longer_attack() -> None:
     # 25,000 nodes prove n11 and o10 lost and miss l9's attack; 200,000 see it too
     assert guard_threats(pos, n11, [o10, l9, m9], 25_000) == (l9, 2)
     assert guard_threats(pos, n11, [o10, l9, m9], 200_000) == (m9, 3)
+
+
+def test_a_deeper_guard_sees_the_13_ply_attack() -> None:
+    from search.threats import guard_threats, threat_move
+
+    game = MNK(15, 15, 5)
+    # a game the gomoku engine lost at 1 s a move: after its f6, o wins by a VCT of 13 plies and none shorter
+    pos = game.position("e11 j10 k7 i11 k9 j11 k11 d11 j12 k10 l10 m9 j8 i7 i12 i9 i8 h8 h12")
+    f6 = game.parse_move("f6")
+    after = pos.copy()
+    after.play(f6)
+    assert threat_move(after, 200_000) is None  # the default VCT depth, 11 plies, proves nothing
+    found = threat_move(after, 200_000, vct_depth=13)
+    assert found is not None and found.depth == 13 and len(found.pv) == 13
+    f7 = game.parse_move("f7")
+    assert guard_threats(pos, f6, [f7], 200_000) == (f6, 0)  # unseen: kept, no candidate checked
+    assert guard_threats(pos, f6, [f7], 200_000, vct_depth=13)[1] == 1  # seen: the candidate is checked
 
 
 def test_guard_threats_returns_the_first_candidate_that_leaves_no_vct() -> None:
