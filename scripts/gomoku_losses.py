@@ -5,10 +5,13 @@ A's moves (the opening's stones excluded) the opponent, to move, looks for a for
 (:func:`search.threats.find_vct`, ``--nodes`` moves); the first move after which it finds one is where the game
 was lost to an attack a threat search proves, and the moves it took to prove say how big a check would have
 seen it.  A game with no such move was lost to something else (a slower attack, a quiet move).  Prints one line
-per lost game and a summary of the proof sizes::
+per lost game and a summary of the proof sizes.  ``--alternatives`` also tries each of A's moves within two cells
+of a stone at that point: if none leaves the opponent without a proved VCT, no check of the move could have saved
+the game, and the mistake came earlier (a move after which the opponent's quiet reply prepares the attack)::
 
     python -m scripts.gomoku_match alphabeta --boards 15,15,5 15,15,5x 20,20,5 --openings 3 --out runs/match
     python -m scripts.gomoku_losses runs/match.json
+    python -m scripts.gomoku_losses runs/match.json --alternatives --nodes 50000
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from games import MNK
 from scripts._args import positive_int, run_interruptible
@@ -47,6 +52,34 @@ def first_losing_move(game: MNK, moves: Sequence[int], opening: int, colour: int
     return None
 
 
+def near_moves(game: MNK, moves: Sequence[int]) -> list[int]:
+    """The empty cells within two rows and columns of a stone after ``moves`` (every cell on an empty board)."""
+    stones = np.zeros((game.rows, game.cols), dtype=bool)
+    for cell in moves:
+        stones[divmod(cell, game.cols)] = True
+    if not stones.any():
+        return list(range(game.n_cells))
+    near = np.zeros_like(stones)
+    for dr in range(-2, 3):  # dilate the stones by 2 in each direction (no wrap-around at the edges)
+        for dc in range(-2, 3):
+            near[max(dr, 0) : game.rows + min(dr, 0), max(dc, 0) : game.cols + min(dc, 0)] |= \
+                stones[max(-dr, 0) : game.rows + min(-dr, 0), max(-dc, 0) : game.cols + min(-dc, 0)]  # fmt: skip
+    return [int(c) for c in np.flatnonzero(near & ~stones)]
+
+
+def safe_alternatives(game: MNK, moves: Sequence[int], ply: int, nodes: int, depth: int) -> tuple[int, int]:
+    """``(safe, tried)``: of the moves near a stone (:func:`near_moves`) the side to move at ``ply`` could have
+    played, how many leave the opponent no VCT proved within ``nodes`` and ``depth`` (a move that wins is safe)."""
+    before = game.position(list(moves[:ply]))
+    candidates = near_moves(game, moves[:ply])
+    safe = 0
+    for cell in candidates:
+        after = before.copy()
+        after.play(cell)
+        safe += after.is_terminal() or not find_vct(after, nodes=nodes, max_depth=depth).win
+    return safe, len(candidates)
+
+
 def lost_games(data: dict[str, Any]) -> list[tuple[str, int, dict[str, Any], int, int]]:
     """``(board, opening number, game, A's colour, opening stones)`` of every game A lost in a match's JSON."""
     lost = []
@@ -66,6 +99,9 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"moves each threat search may try (default {DEFAULT_NODES:,})")  # fmt: skip
     parser.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
                         help=f"longest VCT looked for, in plies (default {DEFAULT_DEPTH})")  # fmt: skip
+    parser.add_argument("--alternatives", action="store_true",
+                        help="also count A's moves near a stone at that point that leave no proved VCT (one threat search "
+                             "per move: slow; a smaller --nodes helps)")  # fmt: skip
     return parser
 
 
@@ -91,7 +127,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     proofs: list[int] = []
-    count = 0
+    count = unsaved = 0
     for path in args.matches:
         for board, opening, record, colour, stones in lost_games(_load(parser, path)):
             count += 1
@@ -102,12 +138,17 @@ def _main(argv: Optional[Sequence[str]]) -> int:
                 ply, plies, tried = found
                 proofs.append(tried)
                 where = f"ply {ply + 1} {game.format_moves([record['moves'][ply]])}: the opponent's VCT of {plies} plies, {tried:,} moves to prove"
+                if args.alternatives:
+                    safe, near = safe_alternatives(game, record["moves"], ply, args.nodes, args.depth)
+                    unsaved += safe == 0
+                    where += f"; {safe} of {near} moves near a stone leave none proved"
             print(f"{path.name} {board} opening {opening} A {'first' if record['first'] == 'A' else 'second'}, "
                   f"{len(record['moves'])} plies: {where}")  # fmt: skip
     proofs.sort()
     sizes = f"; moves to prove: {proofs[0]:,} to {proofs[-1]:,}, median {proofs[len(proofs) // 2]:,}" if proofs else ""
+    earlier = f"; {unsaved} of them with no move near a stone that leaves none (lost earlier)" if args.alternatives else ""
     print(f"{count} games lost by A; {len(proofs)} after a move that left the opponent a VCT proved within "
-          f"{args.nodes:,} moves{sizes}")  # fmt: skip
+          f"{args.nodes:,} moves{sizes}{earlier}")  # fmt: skip
     return 0
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import MNK
 from scripts import gomoku_match
@@ -134,6 +138,42 @@ def test_the_losses_script_finds_the_move_after_which_the_opponent_proves_a_vct(
     assert len(lines) == 2  # the game A won is not listed
     assert "20,20,5 opening 0 A second" in lines[0] and f"ply 9 n11: the opponent's VCT of 9 plies, {attack.nodes:,} moves" in lines[0]
     assert lines[1].startswith("1 games lost by A; 1 after a move that left the opponent a VCT proved within 50,000 moves")
+    status, out, _ = run_main(gomoku_losses.main, [str(path), "--nodes", "50000", "--alternatives"], capsys)
+    found = re.search(r"; (\d+) of (\d+) moves near a stone leave none proved$", out.splitlines()[0])
+    assert status == 0 and found is not None
+    safe, tried = int(found[1]), int(found[2])
+    assert tried == len(_naive_near(game, moves[:8])) and 0 < safe < tried  # n11 lost, but x had defences
+    assert out.splitlines()[1].endswith("; 0 of them with no move near a stone that leaves none (lost earlier)")
+
+
+def _naive_near(game: MNK, moves: list[int]) -> list[int]:
+    """The empty cells within two rows and two columns of a stone, by looking at every pair."""
+    stones = [divmod(m, game.cols) for m in moves]
+    return [c for c in range(game.n_cells) if c not in moves
+            and any(abs(c // game.cols - r) <= 2 and abs(c % game.cols - q) <= 2 for r, q in stones)]  # fmt: skip
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 30))
+@settings(max_examples=40, deadline=None)
+def test_near_moves_are_the_empty_cells_within_two_of_a_stone(seed: int, plies: int) -> None:
+    from scripts.gomoku_losses import near_moves
+
+    game = MNK(7, 9, 4)
+    rng = np.random.default_rng(seed)
+    moves = [int(c) for c in rng.permutation(game.n_cells)[:plies]]
+    assert near_moves(game, moves) == (_naive_near(game, moves) if moves else list(range(game.n_cells)))
+
+
+def test_safe_alternatives_count_the_moves_that_leave_no_proved_vct() -> None:
+    from scripts.gomoku_losses import near_moves, safe_alternatives
+
+    game = MNK(15, 15, 5)
+    open_four = [game.parse_move(m) for m in "h8 a1 i8 a3 j8 a5 k8 o15".split()]
+    tried = len(near_moves(game, open_four[:7]))
+    # o to move at ply 7 (its o15 is the move judged): x's open four wins against every o move
+    assert safe_alternatives(game, open_four, 7, 10_000, 25) == (0, tried)
+    quiet = [game.parse_move(m) for m in "h8 i9 g7".split()]  # three stones: no move lets a side force a win
+    assert safe_alternatives(game, quiet, 2, 2_000, 25) == (len(near_moves(game, quiet[:2])),) * 2
 
 
 @pytest.mark.parametrize("content, message", [("[1, 2]", "is not the JSON of python -m scripts.gomoku_match"),
