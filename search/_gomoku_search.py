@@ -411,7 +411,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     depth = min(VCT_PLIES, empty)
     pv = np.zeros(depth + 1, dtype=np.int64)
     plies, used, _ = _threat_search(st[0], geo[G_ROWS], geo[G_COLS], geo[G_K], geo[G_EXACT], colour + 1, depth,
-                                    ctl[C_VCT_BUDGET], True, pv, ctx[1][0])  # fmt: skip
+                                    ctl[C_VCT_BUDGET], np.int64(1), pv, ctx[1][0])  # fmt: skip
     ctl[C_VCT_NODES] += used
     if plies > 0:
         return plies
