@@ -36,10 +36,16 @@ from numba import njit
 from games._jit import JIT, JIT_INLINE
 from heuristics._gomoku_lines import FIVE, FOUR, OPEN_FOUR, OPEN_THREE, WEAK, _as_first, _code_of, _memo_code
 
-CLASS_NONE, CLASS_LOW, CLASS_OPEN_THREE, CLASS_DOUBLE_THREE, CLASS_FOUR, CLASS_FOUR_THREE, CLASS_WIN, CLASS_FIVE = range(8)
+CLASS_NONE, CLASS_LOW, CLASS_OPEN_THREE, CLASS_DOUBLE_THREE, CLASS_FOUR, CLASS_FOUR_THREE, CLASS_WIN, CLASS_FIVE = map(
+    np.int64, range(8)
+)
 N_CLASSES = 8
 """Threat classes of a cell for one colour, weakest first: nothing, a weak pattern, an open three, two
-open threes, a four, a four and an open three, a sure win next move (an open four or two fours), a five."""
+open threes, a four, a four and an open three, a sure win next move (an open four or two fours), a five.
+
+int64s, not ints: numba types a global int as a literal, and a kernel called with a class (``_count(st, colour,
+CLASS_FIVE)``) would compile once per class.  Kernels likewise pass ``np.int64(1)``, not ``1``, and cast the int32
+or int8 cells and stones they read from arrays: one signature per kernel, one compile."""
 
 M_CANDIDATES, M_STONES, M_HASH, M_COUNTS = 0, 1, 2, 3
 M_SIZE = M_COUNTS + 2 * N_CLASSES
@@ -70,7 +76,7 @@ def kernel_weights(values: np.ndarray) -> np.ndarray:
 @njit(**JIT)
 def _class_of(pats: np.ndarray, base: int) -> int:
     """The threat class of the four pattern codes at ``pats[base:base + 4]``."""
-    fives = fours = open_fours = threes = low = 0
+    fives = fours = open_fours = threes = low = np.int64(0)  # a literal 0 would compile _grade for (0, 0, 0, 0, 0) too
     for d in range(4):
         code = pats[base + d]
         if code == FIVE:
@@ -144,7 +150,7 @@ def _refresh(st, cfg, n: int, cell: int, d: int) -> None:  # type: ignore[no-unt
     geo, table, weights, memo = cfg[0], cfg[1], cfg[2], cfg[4]
     empty = board[cell] == 0
     if empty:
-        _count(st, n, cell, -1)
+        _count(st, n, cell, np.int64(-1))
     key = keys[4 * cell + d]
     for colour in range(2):
         base = 4 * (colour * n + cell)
@@ -154,7 +160,7 @@ def _refresh(st, cfg, n: int, cell: int, d: int) -> None:  # type: ignore[no-unt
         cls[colour * n + cell] = c
         val[colour * n + cell] = _value_of(pats, base, c, weights)
     if empty:
-        _count(st, n, cell, 1)
+        _count(st, n, cell, np.int64(1))
 
 
 @njit(**JIT)
@@ -217,7 +223,7 @@ def _touch(st, cfg, cell: int, stone: int, sign: int) -> None:  # type: ignore[n
 
 
 @njit(**JIT)
-def _grade(fives: int, open_fours: int, fours: int, threes: int, low: int) -> int:
+def _grade(fives: int, open_fours: int, fours: int, threes: int, low: int) -> np.int64:
     """The threat class from the counts of a cell's four pattern codes."""
     if fives:
         return CLASS_FIVE
@@ -247,12 +253,12 @@ def _make(st, cfg, cell: int, colour: int) -> None:  # type: ignore[no-untyped-d
     """Play ``colour``'s stone (0 or 1) on the empty ``cell`` and update everything it changes: O(k + NEAR^2)."""
     board, meta = st[0], st[6]
     n = board.shape[0]
-    _count(st, n, cell, -1)
+    _count(st, n, cell, np.int64(-1))
     board[cell] = colour + 1
     meta[M_STONES] += 1
     meta[M_HASH] ^= cfg[3][2 * cell + colour]
     _list(st[5], meta, n, cell, False)
-    _touch(st, cfg, cell, colour + 1, 1)
+    _touch(st, cfg, cell, colour + 1, np.int64(1))
 
 
 @njit(**JIT)
@@ -264,8 +270,8 @@ def _unmake(st, cfg, cell: int) -> None:  # type: ignore[no-untyped-def]
     board[cell] = 0
     meta[M_STONES] -= 1
     meta[M_HASH] ^= cfg[3][2 * cell + stone - 1]
-    _touch(st, cfg, cell, stone, -1)
-    _count(st, n, cell, 1)
+    _touch(st, cfg, cell, np.int64(stone), np.int64(-1))
+    _count(st, n, cell, np.int64(1))
     _list(st[5], meta, n, cell, _wanted(st, n, cell))
 
 
@@ -296,6 +302,6 @@ def _init(st, cfg) -> None:  # type: ignore[no-untyped-def]
         st[3][n + cell] = CLASS_NONE
         st[4][cell] = 0.0
         st[4][n + cell] = 0.0
-        _count(st, n, cell, 1)  # counted as empty with class NONE, value 0 before the real values
+        _count(st, n, cell, np.int64(1))  # counted as empty with class NONE, value 0 before the real values
         for d in range(4):
             _refresh(st, cfg, n, cell, d)

@@ -24,7 +24,10 @@ the opponent has one is answered there without spending depth (the forced reply 
 Recursive calls pass exactly the types of the outer call (``np.int64(1)``, not ``1``; :data:`VCF_LIMIT`): numba
 would type a literal or an int32 argument as another signature, compile the recursion again, and a process loading
 such a kernel from numba's cache crashes (a numba bug with a cast in a recursive call), which once kept these
-kernels out of the cache.  ``tests/test_jit_options.py`` loads them from the cache in a new process.
+kernels out of the cache.  ``tests/test_jit_options.py`` loads them from the cache in a new process.  The other
+calls follow the same rule, for compile time: every argument is an int64 (cells read from the int32 move lists are
+cast, counters start at ``np.int64(0)``: a literal start is typed ``Literal[int](0)`` on numba's first pass over a
+loop), since each extra signature compiles the callee and everything it calls once more on a cold cache.
 
 Arrays: ``st``/``cfg`` are the state of :mod:`heuristics._gomoku_state`; ``tt`` is
 ``(keys int64[S], scores float64[S], depths int32[S], flags int8[S], moves int32[S])`` with S a power
@@ -149,10 +152,11 @@ def _tick(ctx) -> bool:  # type: ignore[no-untyped-def]
 
 @njit(**JIT)
 def _four_cells(st, colour):  # type: ignore[no-untyped-def]
-    """The candidate cells where ``colour`` makes a four (or a four-three), and how many there are."""
+    """The candidate cells where ``colour`` makes a four (or a four-three), and how many there are (int64 cells,
+    as the callers pass them on)."""
     n = st[0].shape[0]
     cells, listed = st[5], st[6][M_CANDIDATES]
-    fours = np.empty(listed, dtype=np.int32)
+    fours = np.empty(listed, dtype=np.int64)
     count = 0
     for i in range(listed):
         cell = cells[n + i]
@@ -251,7 +255,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
         return -1
     cells, listed = st[5], st[6][M_CANDIDATES]
     moves = np.empty(listed, dtype=np.int32)
-    count = 0
+    count = np.int64(0)
     if defend:
         attacker = other
         if _count(st, colour, CLASS_FIVE) > 0:
@@ -267,7 +271,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
         worst = -1
         for i in range(count):
             _pick(moves, order, i, count)
-            cell = moves[i]
+            cell = np.int64(moves[i])
             if not _charge_vct_move(ctx):
                 return -1
             _make(st, cfg, cell, colour)
@@ -294,7 +298,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
     threes = _count(st, other, CLASS_WIN) + _count(st, other, CLASS_FOUR_THREE) == 0  # else a three is too slow
     order = np.empty(listed, dtype=np.float64)
     for i in range(listed):
-        cell = cells[n + i]
+        cell = np.int64(cells[n + i])
         c = st[3][colour * n + cell]
         four = c == CLASS_FOUR or c == CLASS_FOUR_THREE
         three = threes and (c == CLASS_OPEN_THREE or c == CLASS_DOUBLE_THREE)
@@ -304,7 +308,7 @@ def _vct(st, cfg, ctx, colour: int, plies: int, limit: int, near: int, defend: i
             count += 1
     for i in range(count):
         _pick(moves, order, i, count)
-        cell = moves[i]
+        cell = np.int64(moves[i])
         if not _charge_vct_move(ctx):
             return -1
         c = st[3][colour * n + cell]
@@ -411,7 +415,7 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     depth = min(VCT_PLIES, empty)
     pv = np.zeros(depth + 1, dtype=np.int64)
     plies, used, _ = _threat_search(st[0], geo[G_ROWS], geo[G_COLS], geo[G_K], geo[G_EXACT], colour + 1, depth,
-                                    ctl[C_VCT_BUDGET], True, pv, ctx[1][0])  # fmt: skip
+                                    ctl[C_VCT_BUDGET], np.int64(1), pv, ctx[1][0])  # fmt: skip
     ctl[C_VCT_NODES] += used
     if plies > 0:
         return plies
@@ -431,10 +435,9 @@ def _gen(st, cfg, ctx, colour: int, ply: int, tt_move: int, out: np.ndarray, sco
     other = 1 - colour
     cells, listed = st[5], st[6][M_CANDIDATES]
     killers, history, weights = ctx[2], ctx[3], cfg[2]
-    count = 0
     for i in range(listed):
-        out[count] = cells[n + i]
-        count += 1
+        out[i] = cells[n + i]
+    count = listed  # an int64: a counter from a literal 0 would compile _answers for Literal[int](0) too
     if count == 0:  # an empty board: the centre
         out[0] = (cfg[0][G_ROWS] // 2) * cfg[0][G_COLS] + cfg[0][G_COLS] // 2
         score[0] = 0.0
@@ -490,7 +493,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
     other = 1 - colour
     cols, half = cfg[0][G_COLS], cfg[0][G_HALF]
     pats = st[2]
-    threats = np.empty(8, dtype=np.int32)
+    threats = np.empty(8, dtype=np.int64)
     found = 0
     for i in range(count):
         if st[3][other * n + out[i]] >= CLASS_FOUR_THREE and found < 8:
@@ -498,7 +501,7 @@ def _answers(st, cfg, colour: int, out: np.ndarray, count: int) -> int:  # type:
             found += 1
     kept = 0
     for i in range(count):
-        cell = out[i]
+        cell = np.int64(out[i])
         answers = st[3][colour * n + cell] >= CLASS_FOUR
         for t in range(found):
             if answers:
@@ -625,7 +628,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
                 if plies > ctl[C_THREAT_DEPTH]:
                     ctl[C_THREAT_DEPTH] = plies
                 if ctl[C_USE_TT]:
-                    _store(tt, key, WIN - ply - plies, MAX_PLY, EXACT, -1, ply)
+                    _store(tt, key, WIN - ply - plies, np.int64(MAX_PLY), np.int64(EXACT), np.int64(-1), ply)
                 return WIN - ply - plies
     tt_move = -1
     slot = _probe(tt, key) if ctl[C_USE_TT] else -1
@@ -647,12 +650,12 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
         width = max(2, width // 2)
     cut = width if 0 < width < count else count
-    best, best_move, start_alpha = -np.inf, -1, alpha
+    best, best_move, start_alpha = -np.inf, np.int64(-1), alpha
     for i in range(count):
         if i >= cut and best > -LOST:  # past the width; the rest only when everything so far loses
             break
         _pick(moves, order, i, count)
-        cell = moves[i]
+        cell = np.int64(moves[i])
         quiet = st[3][colour * n + cell] < CLASS_OPEN_THREE and st[3][(1 - colour) * n + cell] < CLASS_OPEN_THREE
         ctx[8][ply] = cell
         _make(st, cfg, cell, colour)
@@ -698,7 +701,7 @@ def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, 
     ctl = ctx[0]
     best, best_index, done = -np.inf, 0, 0
     for i in range(count):
-        cell = moves[i]
+        cell = np.int64(moves[i])
         ctx[8][0] = cell
         _make(st, cfg, cell, colour)
         if i == 0 or not ctl[C_PVS]:
@@ -724,7 +727,7 @@ def _root(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, colour: int, 
 @njit(**JIT)
 def _root_moves(st, cfg, ctx, colour: int, out: np.ndarray, score: np.ndarray) -> int:  # type: ignore[no-untyped-def]
     """The root's moves, best-ordered first (the same generation as inside the tree)."""
-    count = _gen(st, cfg, ctx, colour, 0, -1, out, score)
+    count = _gen(st, cfg, ctx, colour, np.int64(0), np.int64(-1), out, score)
     for i in range(count):
         _pick(out, score, i, count)
     return count

@@ -160,7 +160,8 @@ def _fork_actions(
             cell = _action_cell(action, heights, rows, cols, gravity)
             board[cell] = stone
             heights[action % cols] += 1  # ``action % cols`` is the column under both rules
-            if _star_threats(board, heights, rules, stone, cell, -1) >= 2:
+            # np.int64(-1): an int64 as _dangers passes (a literal -1 would compile the kernel a second time)
+            if _star_threats(board, heights, rules, stone, cell, np.int64(-1)) >= 2:
                 out[action] = 1
                 n += 1
             board[cell] = 0

@@ -390,20 +390,21 @@ def _vct(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int,
 
 @njit(**JIT)
 def _threat_search(board: np.ndarray, rows: int, cols: int, k: int, exact_k: int, me: int, max_depth: int,
-                   node_budget: int, vct: bool, pv: np.ndarray, deadline: float) -> tuple[int, int, bool]:
-    """Iterative deepening (1, 3, 5, ... plies) of VCF, or of VCT when ``vct``; return ``(plies, nodes, stopped)``.
+                   node_budget: int, vct: int, pv: np.ndarray, deadline: float) -> tuple[int, int, bool]:
+    """Iterative deepening (1, 3, 5, ... plies) of VCF (``vct`` 0) or VCT (1); return ``(plies, nodes, stopped)``.
 
     plies : the shortest win found (0: none).  stopped : the budget ran out or
     ``deadline`` (a ``time.perf_counter()`` time; inf: none) passed (then 0
     means "unknown").  The shallowest depth that succeeds is taken, so a VCF
     line is a shortest one.
-    pv : int64[max_depth + 1].
+    pv : int64[max_depth + 1].  ``vct`` is an int, not a bool: Python passes an int and the gomoku search an
+    ``np.int64``, one signature (a bool from Python and a literal ``True`` from a kernel are two).
     """
     stats = np.zeros(4, dtype=np.int64)
     stats[1] = node_budget
     if deadline < 1e12:
         stats[3] = max(np.int64(deadline * 1e9), np.int64(1))
-    depth = 1
+    depth = np.int64(1)  # a literal 1 is typed Literal[int](1) on numba's first pass: _vct and _vcf would compile twice
     while depth <= max_depth:
         if vct:
             r = _vct(board, rows, cols, k, exact_k, me, depth, np.int64(GLOBAL), stats, pv, np.int64(0))

@@ -96,7 +96,7 @@ def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional
     me = 1 + position.to_move
     stop = np.inf if deadline is None else float(deadline)
     plies, used, stopped = _threat_search(position._board.copy(), game.rows, game.cols, game.k, exact, me, depth, budget,
-                                          vct, pv, stop)  # fmt: skip
+                                          int(vct), pv, stop)  # fmt: skip
     plies, used = int(plies), int(used)
     line = tuple(int(c) for c in pv[:plies])
     complete = plies > 0 or not stopped

@@ -243,3 +243,47 @@ def test_the_gomoku_engine_loads_its_recursive_kernels_from_the_cache() -> None:
     first, second = (json.loads(run.stdout.strip().splitlines()[-1]) for run in runs)
     assert second["move"] == first["move"]
     assert second["compiled"] == {"_negamax": 0, "_vcf": 0, "_vct": 0, "_quiesce": 0, "_root": 1}, second
+
+
+GOMOKU_SIGNATURES = """
+import json, sys
+from numba.core.registry import CPUDispatcher
+from games import MNK
+from search.agents import make_agent
+from search.threats import find_vcf, find_vct
+from search.warmup import warm_up
+
+game = MNK(15, 15, 5)
+warm_up(make_agent("alphabeta:depth=2", game), game)  # the Piskvork brain's START: the engine, the rule kernels
+position = game.position("h8 h9")
+find_vct(position), find_vcf(position)  # the threat search from Python too, not only from the engine
+found = {}
+for name, module in list(sys.modules.items()):
+    if name.split(".")[0] in ("games", "heuristics", "search"):
+        for attribute, kernel in vars(module).items():
+            if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__ == name and len(kernel.signatures) > 1:
+                found[f"{name}.{attribute}"] = [str(s) for s in kernel.signatures]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.slow  # compiles the gomoku engine into an empty cache: about a minute
+def test_the_gomoku_kernels_compile_once_for_every_caller(tmp_path: Path) -> None:
+    """Each kernel of the gomoku engine, the threat search and the rule checks compiles one signature on a cold cache.
+
+    A literal argument (``1``, ``True``, a class constant that is a plain int), an int32 cell where other callers
+    pass an int64, or a counter that starts at a literal ``0`` makes another signature, which compiles the kernel
+    and all it calls again (a third of the 113 s that a gomoku move and a threat search took to compile cold).  A
+    fresh process on an empty cache: a kernel loaded from the cache brings its callees' code along, so their
+    dispatchers would list no signature at all and a warm run would pass whatever the calls.  NUMBA_OPT=0 as above
+    (the signatures do not depend on it; the folder is thrown away).
+    """
+    import json
+    import os
+    import subprocess
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "NUMBA_OPT": "0"}
+    done = subprocess.run([sys.executable, "-c", GOMOKU_SIGNATURES], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {}
