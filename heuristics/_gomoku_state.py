@@ -4,7 +4,7 @@ One stone changes the segments of the cells within ``H`` (:func:`heuristics._gom
 along the four lines through it, and nothing else, so :func:`_make` and :func:`_unmake` update the keys,
 patterns, classes and values of those ``8 H`` cells only: O(k) per move (the Bologna m,n,k project names
 O(k) as the improvement on its O(k^2) update).  Unmake recomputes the same cells from the restored keys,
-so the state after make + unmake equals the state before (``tests/test_gomoku_state.py`` checks it
+so the state after make + unmake equals the state before (``tests/test_gomoku_patterns.py`` checks it
 against a from-scratch build after random sequences).
 
 The state is a tuple of arrays, ``st``; ``n = rows * cols``, colour 0 is the first player (stone 1)::
