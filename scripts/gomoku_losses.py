@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import numpy as np
+from scipy.ndimage import binary_dilation
 
 from games import MNK
 from scripts._args import positive_int, run_interruptible
@@ -59,11 +60,7 @@ def near_moves(game: MNK, moves: Sequence[int]) -> list[int]:
         stones[divmod(cell, game.cols)] = True
     if not stones.any():
         return list(range(game.n_cells))
-    near = np.zeros_like(stones)
-    for dr in range(-2, 3):  # dilate the stones by 2 in each direction (no wrap-around at the edges)
-        for dc in range(-2, 3):
-            near[max(dr, 0) : game.rows + min(dr, 0), max(dc, 0) : game.cols + min(dc, 0)] |= \
-                stones[max(-dr, 0) : game.rows + min(-dr, 0), max(-dc, 0) : game.cols + min(-dc, 0)]  # fmt: skip
+    near = binary_dilation(stones, structure=np.ones((5, 5), dtype=bool))  # a 5x5 square around each stone
     return [int(c) for c in np.flatnonzero(near & ~stones)]
 
 

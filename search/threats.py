@@ -89,7 +89,7 @@ def _check(position: Position, nodes: object, max_depth: object, exact_k: Option
 def _run(position: Position, nodes: object, max_depth: object, exact_k: Optional[bool], vct: bool,
          deadline: Optional[float]) -> ThreatResult:  # fmt: skip
     budget, depth, exact = _check(position, nodes, max_depth, exact_k)
-    if deadline is not None and (not is_real(deadline) or deadline != deadline):  # NumPy numbers too; nan never comes
+    if deadline is not None and (not is_real(deadline) or deadline != deadline):  # NumPy numbers too; nan is refused
         raise SearchError(f"deadline={deadline!r} must be a time.perf_counter() time in seconds or None (no deadline)")
     game = position.game
     pv = np.zeros(depth + 1, dtype=np.int64)
