@@ -28,6 +28,9 @@ process.  Entry points:
   a temporary SQLite storage;
 * ``c4 search``: ``search`` on Connect-4 (bitboard kernel, ``threats``), depth 6;
 * ``mnk search``: ``search`` on m,n,k 9,9,5 (array kernel, ``mics``, radius 2), depth 3;
+* ``gomoku agent``: the timed agent on 15,15,5 (the gomoku engine, its
+  threat check and the pattern evaluation), one move at 300 ms, then
+  ``find_vct`` and ``find_vcf`` (the threat-space search);
 * ``solver``: ``solve`` of a Connect-4 position;
 * ``env + alpha-beta``: ``gym.make("alphabeta/Connect4-v0",
   opponent="alphabeta:depth=2")``, one episode;
@@ -36,7 +39,7 @@ process.  Entry points:
 
 ``--only`` picks entry points by name.  Run it as
 ``python -m scripts.bench_compile [--markdown]`` on an otherwise idle machine:
-other jobs slow compilation down as much as anything else.  About 4-6
+other jobs slow compilation down as much as anything else.  About 5-8
 minutes on an idle 2-core machine.
 """
 
@@ -90,6 +93,12 @@ ENTRY_POINTS: tuple[EntryPoint, ...] = (
         "from games import MNK\nfrom heuristics import Evaluator\nfrom search.engine import search\n"
         "game = MNK(9, 9, 5)\nevaluator = Evaluator('mics', game)",
         "search(game.position('e5 d4 e4'), evaluator, depth=3, radius=2)",
+    ),
+    EntryPoint(
+        "gomoku agent",
+        "from games import MNK\nfrom search.agents import make_agent\nfrom search.threats import find_vcf, find_vct\n"
+        "game = MNK(15, 15, 5)\nagent = make_agent('alphabeta:time_ms=300', game)\nposition = game.position('h8 h9')",
+        "agent.select_move(position)\nfind_vct(position)\nfind_vcf(position)",
     ),
     EntryPoint(
         "solver",
