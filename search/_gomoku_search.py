@@ -419,6 +419,12 @@ def _vct_win(st, cfg, ctx, colour: int, key: np.int64) -> int:  # type: ignore[n
     ctl[C_VCT_NODES] += used
     if plies > 0:
         return plies
+    if _now() >= ctx[1][0]:
+        # the threat search reads the clock only every CLOCK_NODES nodes, and the node that called it only every
+        # time_mask + 1 nodes: one read per call keeps a search of such nodes at its deadline (it took 1,012 ms of
+        # a 1 s move on 70,70,10 without); a search cut by the deadline proved nothing, so nothing is remembered
+        ctl[C_ABORTED] = 1
+        return -1
     _remember_searched(ctx, memo, np.int64(0))
     return -1
 
@@ -597,6 +603,8 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
         # the opponent's attack built from threes, which the search's fours-only VCF cannot see: a move that
         # allows one is lost, whatever the depth (the agent's guard would only catch it after the search)
         plies = _vct_win(st, cfg, ctx, colour, key)
+        if ctl[C_ABORTED]:
+            return 0.0
         if plies > 0:
             if plies > ctl[C_THREAT_DEPTH]:
                 ctl[C_THREAT_DEPTH] = plies

@@ -321,6 +321,29 @@ def test_the_in_tree_vct_check_scores_a_move_that_allows_one_as_lost() -> None:
     assert abs(_root_value(engine, position, e9, 2, 0)) < gs.LOST
 
 
+def test_the_in_tree_vct_check_stops_the_search_at_the_deadline_and_remembers_nothing() -> None:
+    """A threat search that ends past the move's deadline aborts the engine's search (its own clock reads are too
+    rare for nodes that each run one), and, having proved nothing, is not kept as a failure: with time again, the
+    same position is searched again."""
+    game = MNK(15, 15, 5)
+    position = game.position("h8 h9 i8 i9")  # two against two: the threat search tries threes, none of them wins
+    engine = GomokuEngine(game, tt_bits=12)
+    engine.reset()
+    engine.sync(position)
+    ctl, colour = engine.ctx[0], position.to_move
+    key = engine.st[6][gs.M_HASH] ^ np.int64(colour)
+    ctl[gs.C_ABORTED], ctl[gs.C_VCT_BUDGET], ctl[gs.C_VCT_NODES] = 0, 500, 0
+    engine.ctx[1][0] = 0.0  # the deadline passed long ago
+    assert gs._vct_win(engine.st, engine.cfg, engine.ctx, colour, key) == -1
+    assert ctl[gs.C_ABORTED] == 1 and ctl[gs.C_VCT_NODES] > 0
+    searched = int(ctl[gs.C_VCT_NODES])
+    ctl[gs.C_ABORTED], engine.ctx[1][0] = 0, np.inf
+    assert gs._vct_win(engine.st, engine.cfg, engine.ctx, colour, key) == -1
+    assert ctl[gs.C_ABORTED] == 0 and int(ctl[gs.C_VCT_NODES]) == 2 * searched  # searched again, then kept
+    assert gs._vct_win(engine.st, engine.cfg, engine.ctx, colour, key) == -1
+    assert int(ctl[gs.C_VCT_NODES]) == 2 * searched  # the failure proved with time is remembered
+
+
 def test_the_in_tree_vct_check_changes_nothing_without_threats() -> None:
     """Sparse positions (no attack of threes for anyone): the search with the check equals the one without."""
     game = MNK(15, 15, 5)
