@@ -165,6 +165,7 @@ def threat_move(position: Position, nodes: Optional[int] = None, deadline: Optio
     there (what it had not proved by then is not claimed) and neither starts
     once it has passed.  ``vct_depth``: the longest VCT looked for, in plies.
     """
+    check_int("vct_depth", vct_depth, low=1, high=INT64_MAX)  # named here: find_vct would call it max_depth
     budget = AGENT_TSS_NODES if nodes is None else nodes
     if budget <= 0 or not applies(position) or _expired(deadline):
         return None
@@ -225,6 +226,7 @@ def guard_threats(position: Position, move: Action, candidates: Sequence[Action]
     Returns:
         ``(the move, candidates checked)``.
     """
+    check_int("vct_depth", vct_depth, low=1, high=INT64_MAX)  # before the early return: bad input fails every time
     if nodes <= 0 or not applies(position) or not _their_threat(position, move, nodes, deadline, vct_depth):
         return move, 0
     checked = 0

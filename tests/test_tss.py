@@ -7,7 +7,7 @@ import pytest
 
 from games import MNK, Position
 from search.agents import make_agent
-from search.threats import ThreatResult, find_vcf, find_vct
+from search.threats import ThreatResult, find_vcf, find_vct, guard_threats, threat_move
 from tests import naive_tss as nv
 from tests.positions import random_position
 
@@ -194,6 +194,8 @@ def test_the_budget_stops_the_search_and_says_so() -> None:
         (lambda: find_vct(MNK(15, 15, 5).position("h8"), deadline="soon"), "deadline='soon' must be a time"),
         (lambda: find_vcf(MNK(15, 15, 5).position("h8"), deadline=float("nan")), "deadline=nan must be a time"),
         (lambda: find_vcf(MNK(15, 15, 5).position("h8"), deadline=True), "deadline=True must be a time"),
+        (lambda: threat_move(MNK(15, 15, 5).position("h8"), vct_depth=0), "vct_depth=0 must be a positive integer"),
+        (lambda: guard_threats(MNK(15, 15, 5).position("h8"), 0, [1], 0, vct_depth=2.5), "vct_depth=2.5 must be"),
     ],
 )
 def test_bad_input_gets_a_clear_error(call: object, message: str) -> None:
@@ -361,8 +363,6 @@ def test_a_deadline_stops_the_search_and_says_so() -> None:
 
 
 def test_a_bigger_guard_budget_sees_the_longer_attack() -> None:
-    from search.threats import guard_threats
-
     game = MNK(20, 20, 5)
     pos = game.position(UNDER_ATTACK)
     n11, o10, l9, m9 = (game.parse_move(m) for m in ("n11", "o10", "l9", "m9"))
@@ -372,8 +372,6 @@ def test_a_bigger_guard_budget_sees_the_longer_attack() -> None:
 
 
 def test_a_deeper_guard_sees_the_13_ply_attack() -> None:
-    from search.threats import guard_threats, threat_move
-
     game = MNK(15, 15, 5)
     # a game the gomoku engine lost at 1 s a move: after its f6, o wins by a VCT of 13 plies and none shorter
     pos = game.position("e11 j10 k7 i11 k9 j11 k11 d11 j12 k10 l10 m9 j8 i7 i12 i9 i8 h8 h12")
@@ -389,8 +387,6 @@ def test_a_deeper_guard_sees_the_13_ply_attack() -> None:
 
 
 def test_guard_threats_returns_the_first_candidate_that_leaves_no_vct() -> None:
-    from search.threats import guard_threats
-
     game = MNK(15, 15, 5, exact_k=True)
     pos = game.position("e11 j10 k7 i9 j9 k11 h8 i11")  # most x moves leave o a VCT here (o wins in 9 plies)
     e9, c9, f10, i8 = (game.parse_move(m) for m in ("e9", "c9", "f10", "i8"))
