@@ -559,6 +559,33 @@ def _store(tt, key: np.int64, score: float, depth: int, flag: int, move: int, pl
 
 
 @njit(**JIT)
+def _prepares(st, cfg, colour: int, last: int) -> bool:  # type: ignore[no-untyped-def]
+    """True if ``colour``'s last move ``last`` left it threat cells (an open three or better) on two of its lines, or
+    a double threat on one.  The cheap test before the in-tree VCT check below the root's children: an attack that
+    is new since the check of ``colour``'s move before uses ``last`` (the opponent's stones since only hinder it),
+    and the quiet move that prepares one leaves threats on two lines (a heuristic: the other attacks are left to the
+    horizon's VCT)."""
+    geo = cfg[0]
+    rows, cols, half = geo[G_ROWS], geo[G_COLS], geo[G_HALF]
+    n = rows * cols
+    row, col = last // cols, last % cols
+    lines = 0
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        found = False
+        for j in range(-half, half + 1):
+            r, c = row + j * dr, col + j * dc
+            if j != 0 and 0 <= r < rows and 0 <= c < cols and st[0][r * cols + c] == 0:
+                cls = st[3][colour * n + r * cols + c]
+                if cls >= CLASS_DOUBLE_THREE:
+                    return True
+                if cls >= CLASS_OPEN_THREE:
+                    found = True
+        if found:
+            lines += 1
+    return lines >= 2
+
+
+@njit(**JIT)
 def _threat_exits(st, colour: int, ply: int) -> tuple[bool, float, int]:  # type: ignore[no-untyped-def]
     """The node's decided cases: ``(decided, score, forced_cell)`` (forced_cell >= 0: the one reply)."""
     other = 1 - colour
@@ -599,7 +626,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     if depth <= 0 or ply >= MAX_PLY - 1:
         return _quiesce(st, cfg, ctx, colour, ply)
     key = st[6][M_HASH] ^ np.int64(colour)
-    if 0 < ply <= ctl[C_VCT_PLY] and ctl[C_VCT_BUDGET] > 0:
+    if 0 < ply <= ctl[C_VCT_PLY] and ctl[C_VCT_BUDGET] > 0 and (ply == 1 or _prepares(st, cfg, colour, np.int64(ctx[8][ply - 2]))):
         # the opponent's attack built from threes, which the search's fours-only VCF cannot see: a move that
         # allows one is lost, whatever the depth (the agent's guard would only catch it after the search)
         plies = _vct_win(st, cfg, ctx, colour, key)

@@ -360,6 +360,23 @@ def test_the_in_tree_vct_check_changes_nothing_without_threats() -> None:
         assert (results[0].move, results[0].score, results[0].nodes) == (results[1].move, results[1].score, results[1].nodes)
 
 
+@pytest.mark.parametrize(("moves", "last", "expected"), [
+    ("h9 a1 i8 a3 h8", "h8", True),  # two open twos through h8: with h9 and with i8
+    ("h9 a1 i8 a3 h8", "h9", True),  # through h9 as well: with h8 and, on a diagonal, with i8
+    ("h9 a1 h8", "h8", False),  # one open two: threat cells on one line only
+    ("h9 a1 i8 a3 o15", "o15", False),  # a move far from its stones
+    ("h9 a1 i9 a3 j9", "j9", True),  # an open three: cells that make an open four, on one line
+])
+def test_the_in_tree_check_runs_below_the_root_only_where_the_last_move_left_threats_on_two_lines(
+        moves: str, last: str, expected: bool) -> None:  # fmt: skip
+    """The cheap test before the in-tree VCT check: a new attack of threes needs the side's last move to have left
+    it open-three cells (or better) on two lines through it, or a double threat on one."""
+    game = MNK(15, 15, 5)
+    engine = GomokuEngine(game, tt_bits=10)
+    engine.sync(game.position(moves))
+    assert gs._prepares(engine.st, engine.cfg, np.int64(0), np.int64(game.parse_move(last))) is expected
+
+
 def _kernel_vct(engine: GomokuEngine, position: Position, near: int, budget: int, limit: int) -> int:
     """The plies of the engine's own VCT (:func:`search._gomoku_search._vct`) for the side to move, or -1."""
     engine.sync(position)
