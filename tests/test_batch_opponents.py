@@ -86,6 +86,7 @@ def test_batched_alpha_beta_plays_the_per_board_agents_games(game: KInARow, spec
     assert replies >= 3 * n
 
 
+@pytest.mark.slow  # compiles and runs the threaded batch search: about 35 s (the threaded env step's test stays in the default run)
 def test_boards_searched_on_threads_get_the_same_replies() -> None:
     """numba.prange over boards: each board touches only its own buffers, so the replies and stats do not change."""
     rng, n = np.random.default_rng(9), 40

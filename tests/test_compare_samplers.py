@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # a study per sampler: about 11 s
 def test_a_tiny_sampler_study_confirms_every_run_and_compares_with_the_one_percent_rule(tmp_path: Path, capsys) -> None:
     from scripts import compare_samplers
 

@@ -78,6 +78,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow  # the Sphinx build of the whole site: about a minute
 def test_the_site_builds_with_warnings_as_errors_and_documents_the_api(site: Path) -> None:
     position_page = _parse(site / "api" / "_autosummary" / "games.position.html")
     assert {"games.position.Position", "games.position.Position.play", "games.position.Position.undo"} <= position_page.ids
@@ -88,6 +89,7 @@ def test_the_site_builds_with_warnings_as_errors_and_documents_the_api(site: Pat
     assert not [m for m in modules if any(part.startswith("_") for part in m.split("."))]  # kernels stay internal
 
 
+@pytest.mark.slow  # needs the site's build
 def test_links_between_pages_reach_an_existing_section(site: Path) -> None:
     broken = []
     for page in site.rglob("*.html"):
@@ -157,6 +159,7 @@ def visible_text(page: Path) -> str:
     return " ".join(parser.parts)
 
 
+@pytest.mark.slow  # needs the site's build
 def test_the_api_reference_names_papers_not_internal_references(site: Path) -> None:
     # the pages autodoc builds from the docstrings (the highlighted sources under _modules/ are code, not prose)
     pages = sorted((site / "api").rglob("*.html"))

@@ -209,6 +209,7 @@ def test_vector_env_masks_on_ended_boards_stay_samplable(mode: AutoresetMode) ->
         assert not terminated_now[terminated].any() and infos["action_mask"][terminated].any(axis=1).all()
 
 
+@pytest.mark.slow  # the SB3 benchmark's three rows: about 12 s
 def test_bench_sb3_prints_the_three_rows_and_refuses_bad_budgets() -> None:
     import subprocess
     import sys

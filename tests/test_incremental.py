@@ -114,7 +114,7 @@ def _both(pos: object, h: Evaluator, **kwargs: object) -> tuple[object, object]:
 
 @pytest.mark.parametrize("name", ("windows", "mics", "patterns"))
 @pytest.mark.parametrize("game, depth", [(MNK(7, 7, 5), 3), (MNK(9, 9, 5, exact_k=True), 3), (MNK(15, 15, 5), 2),
-                                         (MNK(70, 70, 10), 2)], ids=str)  # fmt: skip
+                                         pytest.param(MNK(70, 70, 10), 2, marks=pytest.mark.slow)], ids=str)  # fmt: skip
 def test_search_at_fixed_depth_is_unchanged(name: str, game: KInARow, depth: int) -> None:
     """Same value, move, principal variation and node count: the evaluations and orderings are identical."""
     h = Evaluator(name, game)

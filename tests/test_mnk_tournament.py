@@ -181,6 +181,7 @@ def test_a_tiny_tournament_end_to_end(tmp_path: Path) -> None:
     assert data["totals"] == {a: configs["3,3,3"]["points"][a] + configs["4,3,3"]["points"][a] for a in data["agents"]}
 
 
+@pytest.mark.slow  # the tournament twice, once on two workers: about 10 s
 def test_workers_play_the_same_games_as_one_process(tmp_path: Path) -> None:
     """Seeded depth-limited agents are deterministic, so two worker processes must reproduce the serial games."""
     common = ["alphabeta:depth=2,heuristic=windows", "rules", "--configs", "3,3,3", "4,4,3", "5,5,4",

@@ -94,6 +94,7 @@ def test_anchoring_only_shifts_the_ratings(seed: int, anchor: int, shift: float)
     np.testing.assert_allclose(moved.ratings - moved.ratings[anchor], base - base[anchor], atol=1e-3)
 
 
+@pytest.mark.slow  # 200 simulated tournaments fitted: about 35 s
 def test_intervals_cover_the_truth_in_most_repetitions() -> None:
     rng = np.random.default_rng(7)
     covered, total = 0, 0
@@ -137,7 +138,7 @@ def simulated_rating(elo: np.ndarray, truth: float, games: int, batch: int, rng:
     return (*fit_player(elo, points, played), played)
 
 
-@pytest.mark.parametrize("games", [10, 200])
+@pytest.mark.parametrize("games", [10, pytest.param(200, marks=pytest.mark.slow)])  # 200 games a rung: about 9 s
 def test_player_intervals_cover_the_truth_at_their_level(games: int) -> None:
     """Players from the anchor to above the top rung, few games and many: the 95% interval covers the truth ~95%."""
     elo = np.array(load_ladder(CONNECT4).elo)
@@ -283,6 +284,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           timeout=600)  # fmt: skip
 
 
+@pytest.mark.slow  # a calibration's games in a subprocess: about 10 s
 def test_cli_calibrates_and_rates_on_a_tiny_budget(tmp_path: Path) -> None:
     target = tmp_path / "sub" / "ttt.json"
     done = run("--game", "tictactoe", "--calibrate", "--calibration-pairs", "2", "--ladder", str(target), "--seed", "4")

@@ -180,6 +180,7 @@ def test_a_reader_that_leaves_ends_the_run_quietly() -> None:
     assert proc.returncode == 141 and err == "", err
 
 
+@pytest.mark.slow  # compiles the solver into an empty cache: about 15 s
 def test_no_line_includes_compilation(tmp_path: Path) -> None:
     """With an empty numba cache the kernels compile before the first line is timed, not in its microseconds."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}

@@ -29,6 +29,7 @@ def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, env=env, timeout=timeout)  # fmt: skip
 
 
+@pytest.mark.slow  # a league training run: about 20 s
 def test_tiny_run_saves_a_legal_model_and_a_consistent_report(tmp_path: Path) -> None:
     out, model_file = tmp_path / "report", tmp_path / "model"
     result = run("--minutes", "0.25", "--boards", "8", "--n-steps", "8", "--batch-size", "32", "--epochs", "1",

@@ -100,6 +100,7 @@ def test_a_first_run_exports_under_runs_and_leaves_weights_alone(tmp_path: Path)
     assert "drawing 11 openings" in run.stderr  # no silent start: the user is told what takes the time
 
 
+@pytest.mark.slow  # two runs (the confirmed run's test resumes too): about 15 s
 def test_a_resume_proposes_new_configurations(tmp_path: Path) -> None:
     first = tuner(tmp_path, "--trials", "4", "--study", "r", "--baseline", "random", "--pruner", "none")
     assert first.returncode == 0, first.stderr
@@ -121,6 +122,7 @@ def test_no_significant_improvement_exits_3_and_exports_nothing(tmp_path: Path) 
     assert (tmp_path / "runs" / "same" / "candidate.json").is_file()
 
 
+@pytest.mark.slow  # three tuner processes, one killed mid-run: about 35 s
 def test_a_killed_run_resumes_cleanly(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
                "--study", "k", "--trials", "200", "--pairs", "30", "--plies", "4", "--out", "t.json"]  # fmt: skip
@@ -198,6 +200,7 @@ def test_a_baseline_for_another_game_is_refused(tmp_path: Path, monkeypatch, cap
     assert "tictactoe-windows.json" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # a two-objective run and its plots: about 8 s
 def test_pareto_mode_is_two_objective_and_plots_the_front(tmp_path: Path) -> None:
     run = tuner(tmp_path, "--mode", "pareto", "--trials", "3", "--study", "p", "--baseline", "random", "--out", "t.json")
     assert run.returncode == 0, run.stderr
@@ -206,6 +209,7 @@ def test_pareto_mode_is_two_objective_and_plots_the_front(tmp_path: Path) -> Non
     assert (tmp_path / "runs" / "p" / "pareto_front.png").is_file()
 
 
+@pytest.mark.slow  # two runs: about 12 s
 def test_resuming_with_other_settings_is_refused(tmp_path: Path) -> None:
     assert tuner(tmp_path, "--trials", "1", "--study", "x", "--baseline", "random").returncode == 0
     clash = tuner(tmp_path, "--trials", "1", "--study", "x", "--baseline", "random", "--nodes", "500")
@@ -302,6 +306,7 @@ def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> 
     assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
 
 
+@pytest.mark.slow  # a match started, then interrupted: about 10 s (the tuner's own Ctrl-C test stays in the default run)
 def test_ctrl_c_ends_a_match_with_one_message_and_exit_130(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "tuning.match", "alphabeta:heuristic=square_values,depth=6",
                "alphabeta:heuristic=square_values,depth=6", "--pairs", "100000", "--workers", "2"]  # fmt: skip
@@ -311,6 +316,7 @@ def test_ctrl_c_ends_a_match_with_one_message_and_exit_130(tmp_path: Path) -> No
     assert done.stderr.strip() == "tuning.match: interrupted"
 
 
+@pytest.mark.slow  # two tuners at once: about 15 s
 def test_two_tuners_starting_together_queue_the_defaults_once(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
                "--study", "two", "--trials", "4", "--baseline", "random", "--confirm-top", "1"]  # fmt: skip
@@ -377,6 +383,7 @@ def test_a_node_budget_beyond_64_bits_fails_before_the_study_exists(tmp_path: Pa
     assert not (tmp_path / "db.sqlite").exists()
 
 
+@pytest.mark.slow  # a label set's Texel fit, then a run: about 15 s
 def test_a_warm_start_queues_the_texel_fit_after_the_defaults(tmp_path: Path) -> None:
     from tuning.texel import warm_start_weights
 
@@ -419,6 +426,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_THREATS = ROOT / "weights" / "connect4-threats-tuned.json"
 
 
+@pytest.mark.slow  # a run and its incumbent test: about 10 s
 def test_a_strong_incumbent_that_a_tiny_run_cannot_beat_is_never_reported_beaten(tmp_path: Path) -> None:
     # The run tunes only the depth of threats' *default* weights (the shipped file's weights are out of its reach):
     # every candidate beats random, and every candidate is weaker than the shipped file, which is the incumbent.
@@ -453,6 +461,7 @@ def test_a_weak_incumbent_is_beaten_and_the_export_records_the_test(tmp_path: Pa
     assert longer.returncode == 0 and "complete" not in longer.stdout and "games in" in longer.stdout, longer.stdout
 
 
+@pytest.mark.slow  # two runs: about 7 s
 def test_two_pairs_confirm_nothing(tmp_path: Path) -> None:
     # 2 pairs of double wins against random do not exclude equal strength at 95%: no export on them
     run = tuner(tmp_path, "--trials", "1", "--baseline", "random", "--confirm-pairs", "2", "--study", "two",
@@ -461,6 +470,7 @@ def test_two_pairs_confirm_nothing(tmp_path: Path) -> None:
     assert "[+inf, +inf]" not in run.stdout and not (tmp_path / "t.json").exists()
 
 
+@pytest.mark.slow  # a run: about 7 s
 def test_the_summary_numbers_a_repeated_opponent_as_the_table_does(tmp_path: Path) -> None:
     run = tuner(tmp_path, "--trials", "1", "--opponents", "random", "random", "--study", "twice", "--out", "t.json")
     assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
@@ -471,8 +481,9 @@ def test_the_summary_numbers_a_repeated_opponent_as_the_table_does(tmp_path: Pat
 @pytest.mark.parametrize(
     ("tool", "args"),
     [("tuning.run", [*TINY, "--study", "cold", "--trials", "5"]),
-     ("tuning.blunders", ["alphabeta:heuristic=threats,depth=4"]),
-     ("tuning.fit", ["--heuristic", "threats"])],
+     # the same handler in the other two commands: about 6 s each, left to the slow run
+     pytest.param("tuning.blunders", ["alphabeta:heuristic=threats,depth=4"], marks=pytest.mark.slow),
+     pytest.param("tuning.fit", ["--heuristic", "threats"], marks=pytest.mark.slow)],
 )
 def test_ctrl_c_while_numba_compiles_is_one_line_and_exit_130(tmp_path: Path, tool: str, args: list[str]) -> None:
     # an empty numba cache: the command is compiling its kernels when Ctrl-C comes, the case numba's compiler

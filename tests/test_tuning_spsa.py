@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import optuna
+import pytest
 
 from tuning.spsa import MINUS_KEY, OBJECTIVE_ATTR, SPSASampler
 
@@ -44,6 +45,7 @@ def test_spsa_climbs_toward_a_planted_optimum_on_a_noisy_objective() -> None:
     assert ks == list(range(200))  # one iteration per trial, in order
 
 
+@pytest.mark.slow  # two SPSA workers: about 10 s
 def test_two_workers_on_one_study_keep_one_consistent_theta(tmp_path: Path) -> None:
     # two sampler objects, as two processes on one storage would hold, taking turns: the same trajectory as one
     def run(workers: int) -> tuple[list[dict], list[dict]]:
@@ -69,6 +71,7 @@ def test_the_gain_schedules_are_spalls() -> None:
     assert a0 == 0.5 / 11**0.602 and c0 == 0.2 and a9 == 0.5 / 20**0.602 and c9 == 0.2 / 10**0.101
 
 
+@pytest.mark.slow  # a tuning run with its confirmation games: about 11 s
 def test_a_spsa_run_confirms_its_final_theta_against_the_opponents(tmp_path: Path) -> None:
     import subprocess
     import sys
