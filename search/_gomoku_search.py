@@ -77,7 +77,7 @@ VCF_LIMIT = np.int64(2 * MAX_PLY)
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
- C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY) = range(22)  # fmt: skip
+ C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY, C_THREAT_WIDTH) = range(23)  # fmt: skip
 C_SIZE = 24
 VCT_PLIES = 11
 """Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
@@ -681,7 +681,7 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
     n = st[0].shape[0]
     moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]
     count = _gen(st, cfg, ctx, colour, ply, tt_move, moves, order)
-    width = 0 if _threatened(st, colour) else ctl[C_WIDTH]  # every answer to a threat is searched
+    width = ctl[C_THREAT_WIDTH] if _threatened(st, colour) else ctl[C_WIDTH]  # 0: every answer to a threat
     if width > 0 and depth <= 2:  # near the horizon only the best few (the tactics are in the forced replies and VCF)
         width = max(2, width // 2)
     cut = width if 0 < width < count else count
@@ -698,9 +698,11 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
             value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -beta, -alpha, ply + 1, 1 - colour)
         else:
             reduce = 0
-            if ctl[C_LMR] and depth >= 3 and i >= 3 and quiet:
+            if ctl[C_LMR] == 1 and depth >= 3 and i >= 3 and quiet:
                 reduce = 1 if i < 6 else (2 if i < 12 else 3)
                 reduce = min(reduce, depth - 2)
+            elif ctl[C_LMR] >= 2 and depth >= 2 and i >= 2 and quiet:  # logarithmic, as in Stockfish and Rapfi
+                reduce = min(int(0.5 + np.log(depth) * np.log(i + 1) * (ctl[C_LMR] - 1) / 2.0), depth - 1)
             value = -_negamax(st, cfg, tt, ctx, depth - 1 - reduce - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)
             if reduce > 0 and (value > alpha or value < -LOST):  # a reduced search neither raises alpha nor proves a loss
                 value = -_negamax(st, cfg, tt, ctx, depth - 1 - extra, -alpha - 1.0, -alpha, ply + 1, 1 - colour)

@@ -81,11 +81,13 @@ HORIZON_VCF = 24
 VCF_NEAR = True
 """The horizon VCF tries only fours on the lines of the side's own last move, each next four on the lines of the one
 before (False: every four; 3.3 times the time to depth 7 in middle-game positions)."""
-HORIZON_VCT = 20
+HORIZON_VCT = 0
 """Moves (the attacker's threats and the defender's answers) each horizon VCT may try: the side to move's attack of
-threes built on the lines of its own last move, searched when its VCF found nothing; 0: none.  With
+threes built on the lines of its own last move, searched when its VCF found nothing; 0: none (the default).  With
 :data:`SHALLOW_VCT` it took the score against the recommended agent at 300 ms a move from 54 % to 74 % (54 games
-each); alone 63 %."""
+each; alone 63 %), but it cut the node rate to a quarter, and at 1 s a move 20 moves (the default until then) played
+no better than none (73 of 108 points against the recommended agent, 75.5 without); it went with :data:`LMR` 3 and
+:data:`THREAT_WIDTH` 6."""
 SHALLOW_VCT = 300
 """Moves each VCT of a node near the root (:data:`SHALLOW_VCT_PLY`) may try: the side to move's attack of threes
 from its own last move (a ply below the root: from any threat); 0: none.  Alone it scored 56 % (36 games) where the
@@ -115,6 +117,19 @@ WIDTH = 12
 (both colours, 15,15,5, 15,15,5 exact-k and 20,20,5, 108 games) 12 scored 68 points against 8, and 89.5 against the
 recommended agent where 8 scored 86 (6 scored 31.5 and 5 scored 29 of 54); at 1 s on 15,15,5 it reaches the depth 8
 reached (7 plies from one stone in the centre; 8 with width 6, 9 with width 5)."""
+LMR = 3
+"""Late-move reductions of quiet moves (neither side's open three or better): 0 none; 1 from the fourth move of a
+node at depth 3 or more, by 1 ply (moves 4 to 6), 2 (7 to 12) or 3; L >= 2 from the third move at depth 2 or
+more, by ``round(ln(depth) ln(move number) (L - 1) / 2)`` plies (the logarithmic schedule of Stockfish and
+Rapfi), each at most to depth 1 and searched again at full depth when it fails high.  With :data:`THREAT_WIDTH` 6
+and no :data:`HORIZON_VCT` (the defaults since), 3 took the depth at 1 s on 15,15,5 from 7 to 9 (the node rate
+from about 29,000 to 121,000 a second) and scored 57.5 of 108 points against the engine with 1, 6 and 20 at 1 s a
+move, and 86.5 of 108 against the recommended agent where that engine scored 89.5 (both within the noise)."""
+THREAT_WIDTH = 6
+"""Moves searched at a node where the opponent threatens a sure win (an open three, a four-three), best-ordered
+first (the answers :func:`search._gomoku_search._answers` keeps, and the side's own fours; half of them, at least 2,
+within 2 plies of the horizon, as at other nodes); 0 searches every answer, as the engine did until it went with
+:data:`LMR` 3: those nodes held most of the tree (their answers outnumbered the nodes searched)."""
 ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
 SOFT_SHARE = 0.5
@@ -128,11 +143,15 @@ FIRST_SHARE = 1.0
 for it to start: an iteration cut after its first root move still counts (that move searched deeper)."""
 
 
-SWITCH_NAMES = ("horizon_vcf", "horizon_vct", "shallow_vcf", "shallow_vct", "shallow_vct_ply", "vct_budget", "vct_ply")
-"""The engine's threat-search switches by name (attributes of :class:`GomokuEngine`, and agent spec keys such as
+SWITCH_NAMES = ("horizon_vcf", "horizon_vct", "shallow_vcf", "shallow_vct", "shallow_vct_ply", "vct_budget", "vct_ply", "lmr",
+                "threat_width")
+"""The engine's switches by name (attributes of :class:`GomokuEngine`, and agent spec keys such as
 ``alphabeta:horizon_vct=0``): the budgets of :data:`HORIZON_VCF`, :data:`HORIZON_VCT`, :data:`SHALLOW_VCF`,
-:data:`SHALLOW_VCT` and :data:`IN_TREE_VCT` (0: off), and the deepest plies :data:`SHALLOW_VCT_PLY` and
-:data:`IN_TREE_VCT_PLY`."""
+:data:`SHALLOW_VCT` and :data:`IN_TREE_VCT` (0: off), the deepest plies :data:`SHALLOW_VCT_PLY` and
+:data:`IN_TREE_VCT_PLY`, the reduction schedule :data:`LMR` (0 to :data:`LMR_MAX`) and the width at threatened
+nodes :data:`THREAT_WIDTH`."""
+LMR_MAX = 4
+"""The most aggressive :data:`LMR` schedule a switch accepts."""
 
 
 CLOCK_READ_S = 5e-4
@@ -219,6 +238,8 @@ class GomokuEngine:
                     np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64),
                     np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int16), np.full(gs.MAX_PLY, -1, np.int32))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
+        self.lmr = LMR if lmr else 0
+        self.threat_width = THREAT_WIDTH
         self.horizon_vcf = HORIZON_VCF
         self.horizon_vct = HORIZON_VCT
         self.shallow_vct, self.shallow_vct_ply = SHALLOW_VCT, SHALLOW_VCT_PLY
@@ -290,6 +311,8 @@ class GomokuEngine:
         ctl[gs.C_HVCT_BUDGET] = self.horizon_vct
         ctl[gs.C_SVCT_BUDGET], ctl[gs.C_SVCT_PLY] = self.shallow_vct, self.shallow_vct_ply
         ctl[gs.C_VCF_NEAR] = int(self.vcf_near)
+        ctl[gs.C_LMR] = self.lmr
+        ctl[gs.C_THREAT_WIDTH] = self.threat_width
         ctl[gs.C_VCT_BUDGET], ctl[gs.C_VCT_PLY], ctl[gs.C_VCT_NODES] = self.vct_budget, self.vct_ply, 0
         ctl[gs.C_TIME_MASK] = clock_mask(self.node_seconds)
         if limit.branching:
@@ -387,8 +410,8 @@ class GomokuEngine:
 
 
 def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
-    """Threat-search switches by name (:data:`SWITCH_NAMES`) as ints: budgets from 0 (off) to 2**63 - 1, plies from
-    0 to the deepest ply searched.
+    """Engine switches by name (:data:`SWITCH_NAMES`) as ints: budgets and widths from 0 (off, or all) to 2**63 - 1,
+    plies from 0 to the deepest ply searched, ``lmr`` from 0 to :data:`LMR_MAX`.
 
     Raises:
         SearchError: an unknown name (the message lists the switches).
@@ -398,8 +421,8 @@ def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
     if unknown:
         raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
                           f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
-    return {name: check_int(name, value, low=0, high=gs.MAX_PLY if name.endswith("_ply") else INT64_MAX)
-            for name, value in switches.items()}  # fmt: skip
+    highs = {name: gs.MAX_PLY if name.endswith("_ply") else INT64_MAX for name in SWITCH_NAMES} | {"lmr": LMR_MAX}
+    return {name: check_int(name, value, low=0, high=highs[name]) for name, value in switches.items()}
 
 
 def _named_weights(weights: Optional[Mapping[str, float]]) -> dict[str, float]:

@@ -47,9 +47,11 @@ def _vcf_position() -> tuple[MNK, list[int], set[int]]:
     return game, _moves(game, xs, os), {5 * 11 + 4, 6 * 11 + 4}  # the two 5-ply first moves (a longer VCF exists)
 
 
-def test_finds_a_constructed_vcf_and_wins_it() -> None:
+@pytest.mark.parametrize("switches", [{}, {"lmr": 4, "threat_width": 1}], ids=str)
+def test_finds_a_constructed_vcf_and_wins_it(switches: dict[str, int]) -> None:
     game, moves, firsts = _vcf_position()
     engine = GomokuEngine(game, tt_bits=12)
+    engine.set_switches(switches)
     position = game.position(moves)
     result = engine.search(position, Limit(depth=2))
     assert result.score >= WIN_SCORE - 7 and result.threat_depth == WIN_SCORE - result.score
@@ -91,18 +93,27 @@ def test_the_horizon_vcf_tries_the_fours_of_the_last_own_move_and_remembers_what
     assert _horizon(engine, position, far, near=False)[0] == gs.WIN - 2 - 5  # every four: found
 
 
-def test_blocks_a_four() -> None:
+# The pruning switches at their most aggressive: reductions touch only quiet moves and the threatened node keeps its
+# best-ordered answers, so the forced lines stay.
+PRUNING = [{}, {"lmr": 4, "threat_width": 1}, {"lmr": 0, "threat_width": 2}]
+
+
+@pytest.mark.parametrize("switches", PRUNING, ids=str)
+def test_blocks_a_four(switches: dict[str, int]) -> None:
     game = MNK(11, 11, 5)
     position = game.position(_moves(game, [(5, 3), (5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10), (0, 10)]))
-    result = GomokuEngine(game, tt_bits=12).search(position, Limit(depth=3))
-    assert result.move in (5 * 11 + 2, 5 * 11 + 7)
+    engine = GomokuEngine(game, tt_bits=12)
+    engine.set_switches(switches)
+    assert engine.search(position, Limit(depth=5)).move in (5 * 11 + 2, 5 * 11 + 7)
 
 
-def test_answers_an_open_three() -> None:
+@pytest.mark.parametrize("switches", PRUNING, ids=str)
+def test_answers_an_open_three(switches: dict[str, int]) -> None:
     game = MNK(11, 11, 5)
     position = game.position(_moves(game, [(5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10)]))
     engine = GomokuEngine(game, tt_bits=12)
-    move = engine.search(position, Limit(depth=3)).move
+    engine.set_switches(switches)
+    move = engine.search(position, Limit(depth=5)).move
     position.play(move)
     engine.sync(position)  # after the answer x has no cell making an open four or a double four
     assert engine.st[6][3 + CLASS_WIN] == 0
@@ -130,6 +141,20 @@ def test_alpha_beta_equals_plain_negamax(game: MNK, pvs: bool) -> None:
             engine.ctx[1][0] = np.inf
             got = gs._negamax(engine.st, engine.cfg, engine.tt, engine.ctx, depth, -np.inf, np.inf, 0, colour)
             assert got == naive.negamax(engine, colour, depth), (position.move_string(), depth)
+
+
+def test_the_pruning_switches_reach_the_search() -> None:
+    game = MNK(11, 11, 5)
+    threatened = game.position(_moves(game, [(5, 4), (5, 5), (5, 6)], [(0, 0), (10, 10)]))
+    quiet = game.position([60])
+
+    def nodes(position: Position, switches: dict[str, int], depth: int) -> int:
+        engine = GomokuEngine(game, tt_bits=14)
+        engine.set_switches(switches)
+        return engine.search(position, Limit(depth=depth)).nodes
+
+    assert nodes(threatened, {"threat_width": 1}, 4) < nodes(threatened, {"threat_width": 0}, 4)
+    assert nodes(quiet, {"lmr": 4}, 6) < nodes(quiet, {"lmr": 1}, 6) < nodes(quiet, {"lmr": 0}, 6)
 
 
 def test_make_then_unmake_leaves_the_state_unchanged_inside_a_search() -> None:
