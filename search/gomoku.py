@@ -123,9 +123,9 @@ node at depth 3 or more, by 1 ply (moves 4 to 6), 2 (7 to 12) or 3; L >= 2 from 
 more, by ``round(ln(depth) ln(move number) (L - 1) / 2)`` plies (the logarithmic schedule of Stockfish and
 Rapfi; it may reduce a move to the horizon, where 1 stops at depth 1), each searched again at full depth when it
 fails high.  With :data:`THREAT_WIDTH` 6 and no :data:`HORIZON_VCT` (the defaults since), 3 took the depth at 1 s
-on 15,15,5 from 7 to 9 (the node rate from about 27,000 to 124,000 a second) and scored 57.5 of 108 points against
-the engine before them (1, 0 and 20) at 1 s a move, and 86.5 of 108 against the recommended agent where that
-engine scored 89.5 (both within the noise)."""
+on 15,15,5 from 7 to 9 (the node rate from about 27,000 to 124,000 a second) and scored 118 of 216 points against
+the engine before them (1, 0 and 20) at 1 s a move, and 172.5 of 216 against the recommended agent where that
+engine scored 178.5 (both within the noise)."""
 THREAT_WIDTH = 6
 """Moves searched at a node where the opponent threatens a sure win (an open three, a four-three), best-ordered
 first (the answers :func:`search._gomoku_search._answers` keeps, and the side's own fours; half of them, at least 2,
