@@ -204,14 +204,14 @@ class GomokuEngine:
         game: a free board with ``4 <= k <= 15`` (else :class:`search.errors.SearchError`).
         weights: the ``gomoku`` heuristic's weights by name (missing ones take :data:`ENGINE_WEIGHTS`).
         tt_bits: log2 of the table entries.
-        width, lmr, pvs, use_tt: search switches (tests compare against plain negamax with them off).
+        width, lmr, threat_width, pvs, use_tt: search switches (tests compare against plain negamax with them off).
         memo_bits: log2 of the memo of scanned patterns (k >= 6 exact-k, k >= 7 freestyle); 0 scans every
             time (the same values, slower: ``scripts/bench_gomoku_patterns.py`` compares).
     """
 
     def __init__(self, game: KInARow, weights: Optional[Mapping[str, float]] = None, *, tt_bits: int = TT_BITS,
-                 width: int = WIDTH, lmr: bool = True, pvs: bool = True, use_tt: bool = True,
-                 memo_bits: int = MEMO_BITS) -> None:  # fmt: skip
+                 width: int = WIDTH, lmr: bool = True, threat_width: int = THREAT_WIDTH, pvs: bool = True,
+                 use_tt: bool = True, memo_bits: int = MEMO_BITS) -> None:  # fmt: skip
         reason = refuse_game(game)
         if reason is not None:
             raise SearchError(f"the gomoku engine does not play {game}: {reason}")
@@ -234,13 +234,16 @@ class GomokuEngine:
         self.tt = (np.zeros(size, np.int64), np.zeros(size, np.float64), np.zeros(size, np.int32),
                    np.zeros(size, np.int8), np.zeros(size, np.int32))  # fmt: skip
         ctl = np.zeros(gs.C_SIZE, np.int64)
-        ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_PVS], ctl[gs.C_USE_TT] = width, int(lmr), int(pvs), int(use_tt)
+        ctl[gs.C_PVS], ctl[gs.C_USE_TT] = int(pvs), int(use_tt)
         self.ctx = (ctl, np.full(1, np.inf), np.full(2 * gs.MAX_PLY, -1, np.int32), np.zeros(2 * n, np.float64),
                     np.zeros(gs.MAX_PLY * n, np.int32), np.zeros(gs.MAX_PLY * n, np.float64),
                     np.zeros(1 << 16, np.int64), np.zeros(1 << 16, np.int16), np.full(gs.MAX_PLY, -1, np.int32))  # fmt: skip
         self.root_vcf = ROOT_VCF if game.k <= 6 else ROOT_VCF // 10
+        self.width = width
+        """Moves searched per interior node where a search's limit sets no ``branching``."""
         self.lmr = LMR if lmr else 0
-        self.threat_width = THREAT_WIDTH
+        self.threat_width = threat_width
+        self._set_pruning()
         self.horizon_vcf = HORIZON_VCF
         self.horizon_vct = HORIZON_VCT
         self.shallow_vct, self.shallow_vct_ply = SHALLOW_VCT, SHALLOW_VCT_PLY
@@ -263,6 +266,13 @@ class GomokuEngine:
         """Set threat-search switches by name, each checked first (:func:`check_switches`)."""
         for name, value in check_switches(switches).items():
             setattr(self, name, value)
+
+    def _set_pruning(self, branching: Optional[int] = None) -> None:
+        """Write the width (``branching`` for one search, else :attr:`width`), the reductions and the threatened
+        nodes' width into the kernel's controls: at construction (for callers of the kernels) and at each search, so
+        a search's ``branching`` is its own and switches set since take effect."""
+        ctl = self.ctx[0]
+        ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_THREAT_WIDTH] = branching or self.width, self.lmr, self.threat_width
 
     def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table
@@ -312,12 +322,9 @@ class GomokuEngine:
         ctl[gs.C_HVCT_BUDGET] = self.horizon_vct
         ctl[gs.C_SVCT_BUDGET], ctl[gs.C_SVCT_PLY] = self.shallow_vct, self.shallow_vct_ply
         ctl[gs.C_VCF_NEAR] = int(self.vcf_near)
-        ctl[gs.C_LMR] = self.lmr
-        ctl[gs.C_THREAT_WIDTH] = self.threat_width
         ctl[gs.C_VCT_BUDGET], ctl[gs.C_VCT_PLY], ctl[gs.C_VCT_NODES] = self.vct_budget, self.vct_ply, 0
         ctl[gs.C_TIME_MASK] = clock_mask(self.node_seconds)
-        if limit.branching:
-            ctl[gs.C_WIDTH] = limit.branching
+        self._set_pruning(limit.branching)
         hard = soft = stretch = np.inf
         if limit.time_ms is not None:
             budget = limit.time_ms / 1000.0

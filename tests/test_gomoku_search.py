@@ -127,7 +127,7 @@ def test_answers_an_open_three(switches: dict[str, int]) -> None:
 def test_alpha_beta_equals_plain_negamax(game: MNK, pvs: bool) -> None:
     rng = np.random.default_rng(5)
     for trial in range(4):
-        engine = GomokuEngine(game, tt_bits=10, width=0, lmr=False, pvs=pvs, use_tt=False)
+        engine = GomokuEngine(game, tt_bits=10, width=0, lmr=False, threat_width=0, pvs=pvs, use_tt=False)
         engine.horizon_vcf = 0
         position = game.position()
         for cell in rng.permutation(game.n_cells)[: 5 + trial]:
@@ -155,6 +155,16 @@ def test_the_pruning_switches_reach_the_search() -> None:
 
     assert nodes(threatened, {"threat_width": 1}, 4) < nodes(threatened, {"threat_width": 0}, 4)
     assert nodes(quiet, {"lmr": 4}, 6) < nodes(quiet, {"lmr": 1}, 6) < nodes(quiet, {"lmr": 0}, 6)
+
+
+def test_a_search_width_lasts_for_that_search_only() -> None:
+    game = MNK(11, 11, 5)
+    position = game.position([60, 61, 48])
+    engine = GomokuEngine(game, tt_bits=12)
+    engine.search(position, Limit(depth=2, branching=2))
+    assert engine.ctx[0][gs.C_WIDTH] == 2
+    engine.search(position, Limit(depth=2))
+    assert engine.ctx[0][gs.C_WIDTH] == engine.width == GomokuEngine(game, tt_bits=12).ctx[0][gs.C_WIDTH]
 
 
 def test_make_then_unmake_leaves_the_state_unchanged_inside_a_search() -> None:
