@@ -284,6 +284,7 @@ class GomokuEngine:
     def reset(self) -> None:
         """A new game: forget the table, the history and the killers."""
         self.tt[3][:] = 0
+        self.tt[2][:] = 0  # a forgotten entry's depth would still keep a shallower result of its position out
         self.ctx[2][:] = -1
         self.ctx[3][:] = 0.0
         self.ctx[6][:] = 0

@@ -167,6 +167,16 @@ def test_a_search_width_lasts_for_that_search_only() -> None:
     assert engine.ctx[0][gs.C_WIDTH] == engine.width == GomokuEngine(game, tt_bits=12).ctx[0][gs.C_WIDTH]
 
 
+def test_after_reset_a_search_is_the_search_of_a_fresh_engine() -> None:
+    game = MNK(11, 11, 5)
+    position = game.position([60, 61, 48])
+    engine = GomokuEngine(game, tt_bits=12)
+    first = engine.search(position, Limit(depth=4))
+    engine.reset()  # a table entry left deeper than the new search's would keep its result out of the table
+    again = engine.search(position, Limit(depth=4))
+    assert (again.move, again.score, again.nodes) == (first.move, first.score, first.nodes)
+
+
 def test_make_then_unmake_leaves_the_state_unchanged_inside_a_search() -> None:
     game = MNK(9, 9, 5)
     engine = GomokuEngine(game, tt_bits=12)
