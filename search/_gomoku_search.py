@@ -13,7 +13,8 @@ Free boards (no gravity) with k >= 4, freestyle or exact-k, over the incremental
   combination (four-three, double three, double four), the position is the sum over empty cells.
 * The usual alpha-beta refinements (Marsland 1986; Heinz 1999): principal variation search with
   null-window tests, late-move reductions re-searched at full depth when they fail high, killer moves
-  and a history table, a transposition table with depth-preferred replacement.
+  and a history table, a transposition table with depth-preferred replacement; near the horizon, reverse futility
+  pruning and razoring to the VCF (as Rapfi has them), only where the opponent threatens nothing.
 
 Bound contract: :func:`_negamax` is fail-soft on the window ``(alpha, beta)``; scores are from the side
 to move, ``WIN - plies`` for a win found ``plies`` from the root (``search.protocol``), heuristic
@@ -77,7 +78,8 @@ VCF_LIMIT = np.int64(2 * MAX_PLY)
 EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
- C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY, C_THREAT_WIDTH) = range(23)  # fmt: skip
+ C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY, C_THREAT_WIDTH,
+ C_FUTILITY) = range(24)  # fmt: skip
 C_SIZE = 24
 VCT_PLIES = 11
 """Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
@@ -94,6 +96,8 @@ openings (15,15,5 and exact-k, 12 games), at depth 5 for both the engine scored 
 (18 games on three boards) 1.5 scored 9 points and 2 scored 4: 1.5 is kept."""
 LOST = WIN - 1000.0
 """Scores beyond this are proved results (wins or losses), not evaluations."""
+FUTILITY_DEPTH = 3
+"""Deepest remaining depth at which futility pruning (``ctl[C_FUTILITY]``) may cut a node."""
 
 
 @njit(**JIT)
@@ -678,6 +682,16 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
             flag = tt[3][slot]
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
+    # Futility: near the horizon a null-window node whose static value is far outside the window takes it (far above
+    # beta: the few plies left will not undo that) or the horizon's VCF (far below alpha); a threatened node never.
+    if ctl[C_FUTILITY] > 0 and depth <= FUTILITY_DEPTH and extra == 0 and beta - alpha <= 1.0 and abs(beta) < LOST \
+            and not _threatened(st, colour):
+        static = _evaluate(st, colour)
+        margin = ctl[C_FUTILITY] * depth
+        if static - margin >= beta:
+            return static
+        if static + margin <= alpha:
+            return _quiesce(st, cfg, ctx, colour, ply)
     n = st[0].shape[0]
     moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]
     count = _gen(st, cfg, ctx, colour, ply, tt_move, moves, order)

@@ -64,7 +64,7 @@ def test_the_clock_is_read_about_every_half_millisecond(seconds_per_node: float,
 
 def test_the_engine_measures_its_node_cost_and_keeps_its_lateness() -> None:
     game = MNK(15, 15, 5)
-    engine = GomokuEngine(game, tt_bits=12, width=8)  # wide enough for 1,000 nodes at depth 4
+    engine = GomokuEngine(game, tt_bits=12, width=8, futility=0)  # wide enough for 1,000 nodes at depth 4
     assert engine.node_seconds == 0.0 and engine.late == 0.0
     engine.late = 0.2
     result = engine.search(game.position([112]), Limit(depth=4))

@@ -99,13 +99,13 @@ def test_the_batched_opponent_kernels_leave_the_gomoku_engine_alone():
 
 
 def test_spec_keys_set_the_engine_threat_switches_and_the_defaults_stay_for_the_rest():
-    agent = make_agent("alphabeta:horizon_vct=7,shallow_vct_ply=3,vct_budget=500,lmr=2,threat_width=4", GOMOKU)
+    agent = make_agent("alphabeta:horizon_vct=7,shallow_vct_ply=3,vct_budget=500,lmr=2,threat_width=4,futility=77", GOMOKU)
     fresh = GomokuEngine(GOMOKU, tt_bits=10)
     assert agent.gomoku is not None
     engine = agent.gomoku
-    assert (engine.horizon_vct, engine.shallow_vct_ply, engine.vct_budget, engine.lmr, engine.threat_width) == \
-        (7, 3, 500, 2, 4)  # fmt: skip
-    for name in set(SWITCH_NAMES) - {"horizon_vct", "shallow_vct_ply", "vct_budget", "lmr", "threat_width"}:
+    assert (engine.horizon_vct, engine.shallow_vct_ply, engine.vct_budget, engine.lmr, engine.threat_width,
+            engine.futility) == (7, 3, 500, 2, 4, 77)  # fmt: skip
+    for name in set(SWITCH_NAMES) - {"horizon_vct", "shallow_vct_ply", "vct_budget", "lmr", "threat_width", "futility"}:
         assert getattr(agent.gomoku, name) == getattr(fresh, name), name
 
 
@@ -114,6 +114,7 @@ def test_spec_keys_set_the_engine_threat_switches_and_the_defaults_stay_for_the_
     [("alphabeta:horizon_vct=-1", GOMOKU, ValueError, "horizon_vct=-1 must be a non-negative integer"),
      ("alphabeta:shallow_vct_ply=500", GOMOKU, ValueError, "shallow_vct_ply=500 must be an integer from 0 to 128"),
      ("alphabeta:lmr=5", GOMOKU, ValueError, "lmr=5 must be an integer from 0 to 4"),
+     ("alphabeta:futility=-3", GOMOKU, ValueError, "futility=-3 must be a non-negative integer"),
      ("alphabeta:horizon_vct=many", GOMOKU, AgentSpecError, "horizon_vct='many' is not a number"),
      ("alphabeta:horizon_vct=0", CONNECT4, SearchError, "horizon_vct set.*plays the generic search on Connect-4"),
      ("alphabeta:heuristic=mics,shallow_vcf=0", GOMOKU, SearchError, "shallow_vcf set.*generic search on m,n,k 15,15,5"),
