@@ -163,6 +163,9 @@ SWITCH_NAMES = ("horizon_vcf", "horizon_vct", "shallow_vcf", "shallow_vct", "sha
 nodes :data:`THREAT_WIDTH` and the futility margin :data:`FUTILITY`."""
 LMR_MAX = 4
 """The most aggressive :data:`LMR` schedule a switch accepts."""
+FUTILITY_MAX = 10**12
+"""The largest :data:`FUTILITY` margin a switch accepts: above any static value, so it never cuts (the kernel
+multiplies it by the depth in 64-bit integers, which a larger one could overflow)."""
 
 
 CLOCK_READ_S = 5e-4
@@ -438,7 +441,8 @@ class GomokuEngine:
 
 def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
     """Engine switches by name (:data:`SWITCH_NAMES`) as ints: budgets and widths from 0 (off, or all) to 2**63 - 1,
-    plies from 0 to the deepest ply searched, ``lmr`` from 0 to :data:`LMR_MAX`.
+    plies from 0 to the deepest ply searched, ``lmr`` from 0 to :data:`LMR_MAX`, ``futility`` from 0 to
+    :data:`FUTILITY_MAX`.
 
     Raises:
         SearchError: an unknown name (the message lists the switches).
@@ -448,7 +452,8 @@ def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
     if unknown:
         raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
                           f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
-    highs = {name: gs.MAX_PLY if name.endswith("_ply") else INT64_MAX for name in SWITCH_NAMES} | {"lmr": LMR_MAX}
+    highs = {name: gs.MAX_PLY if name.endswith("_ply") else INT64_MAX for name in SWITCH_NAMES}
+    highs |= {"lmr": LMR_MAX, "futility": FUTILITY_MAX}
     return {name: check_int(name, value, low=0, high=highs[name]) for name, value in switches.items()}
 
 
