@@ -131,16 +131,16 @@ THREAT_WIDTH = 6
 first (the answers :func:`search._gomoku_search._answers` keeps, and the side's own fours; half of them, at least 2,
 within 2 plies of the horizon, as at other nodes); 0 searches every answer, as the engine did until it went with
 :data:`LMR` 3: those nodes held most of the tree (their answers outnumbered the nodes searched)."""
-FUTILITY = 150
+FUTILITY = 0
 """Futility margin per ply, in evaluation units: at a null-window node within
 :data:`search._gomoku_search.FUTILITY_DEPTH` plies of the horizon where the opponent threatens nothing, a static
 value at least ``depth * FUTILITY`` above beta is returned without a search (reverse futility pruning, as in Stockfish
-and Rapfi) and one as far below alpha drops to the horizon's VCF (razoring to a VCF, as in Rapfi); 0: off.  150 took the
-depth at 1 s on 15,15,5 from 9 to 10 and scored 59 of 108 points against the engine without it (Elo +32, 95 %
-interval [-23, +89]) and 170 of 216 (78.7 %) against the recommended agent, where the engine without it scored
-172.5 (79.9 %): as strong within the noise, a ply deeper.  The fail-high half alone scored 98.5 of 108 against the
-recommended agent but 17 of 54 against the engine without it; 100 reached depth 10 too and scored 27 of 54 against
-that engine."""
+and Rapfi) and one as far below alpha drops to the horizon's VCF (razoring to a VCF, as in Rapfi); 0: off, the
+default.  150 takes the depth at 1 s on 15,15,5 from 9 to 10 and scored 59 of 108 points against the engine without
+it (Elo +32, 95 % interval [-23, +89]), but against the recommended agent it lost points on 20,20,5: 103 of 144
+where the engine without it scored 121 (seeds 0 to 23; on the two 15x15 boards, seeds 0 to 11, 121 of 144 against
+114), so it stays off.  The fail-high
+half alone scored 98.5 of 108 against the recommended agent but 17 of 54 against the engine without it."""
 ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
 SOFT_SHARE = 0.5
