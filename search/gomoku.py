@@ -139,8 +139,8 @@ and Rapfi) and one as far below alpha drops to the horizon's VCF (razoring to a 
 default.  150 takes the depth at 1 s on 15,15,5 from 9 to 10 and scored 59 of 108 points against the engine without
 it (Elo +32, 95 % interval [-23, +89]), but against the recommended agent it lost points on 20,20,5: 103 of 144
 where the engine without it scored 121 (seeds 0 to 23; on the two 15x15 boards, seeds 0 to 11, 121 of 144 against
-114), so it stays off.  The fail-high
-half alone scored 98.5 of 108 against the recommended agent but 17 of 54 against the engine without it."""
+114), so it stays off.  The fail-high half alone scored 98.5 of 108 against the recommended agent but 17 of 54
+against the engine without it."""
 ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
 SOFT_SHARE = 0.5
@@ -298,12 +298,10 @@ class GomokuEngine:
         self.cfg = (geo, pattern_table(self.game.k, self.game.exact_k), weights, zobrist, memo)
 
     def reset(self) -> None:
-        """A new game: forget the table, the history and the killers, and rebuild the state at the next
-        :meth:`sync` (moves played and taken back leave it equal but not bit for bit: the candidate list in
+        """A new game: forget the table, the history and the killers, and empty the state, which the next
+        :meth:`sync` rebuilds (moves played and taken back leave it equal but not bit for bit: the candidate list in
         another order, the float sums a rounding apart, which a search's ties and futility margins can see)."""
-        self._moves = []
-        for array, empty in zip(self.st, self._empty):
-            np.copyto(array, empty)
+        self._clear_state()
         self.tt[3][:] = 0
         self.tt[2][:] = 0  # a forgotten entry's depth would still keep a shallower result of its position out
         self.ctx[2][:] = -1
@@ -311,15 +309,18 @@ class GomokuEngine:
         self.ctx[6][:] = 0
         self.ctx[7][:] = 0
 
+    def _clear_state(self) -> None:
+        """The pattern state of the empty board, no move played."""
+        for array, empty in zip(self.st, self._empty):
+            np.copyto(array, empty)
+        self._moves = []
+
     def sync(self, position: Position) -> None:
         """Bring the state to ``position``: play the moves it adds to the last one, else rebuild from empty."""
         moves = [int(m) for m in position.moves]
-        kept = self._moves
-        if kept != moves[: len(kept)]:
-            for array, empty in zip(self.st, self._empty):
-                np.copyto(array, empty)
-            kept = []
-        for ply in range(len(kept), len(moves)):
+        if self._moves != moves[: len(self._moves)]:
+            self._clear_state()
+        for ply in range(len(self._moves), len(moves)):
             _make(self.st, self.cfg, moves[ply], ply % 2)
         self._moves = moves
 
