@@ -79,8 +79,8 @@ EXACT, LOWER, UPPER = 1, 2, 3
 (C_NODES, C_ABORTED, C_TIME_MASK, C_NODE_LIMIT, C_VCF_NODES, C_VCF_BUDGET, C_THREAT_DEPTH, C_WIDTH, C_LMR,
  C_PVS, C_USE_TT, C_SELDEPTH, C_VCF_CALL_NODES, C_VCF_SHALLOW, C_VCT_BUDGET, C_VCT_PLY,
  C_VCT_NODES, C_VCF_NEAR, C_HVCT_BUDGET, C_HVCT_CALL_NODES, C_SVCT_BUDGET, C_SVCT_PLY, C_THREAT_WIDTH,
- C_FUTILITY) = range(24)  # fmt: skip
-C_SIZE = 24
+ C_FUTILITY, C_RAZOR) = range(25)  # fmt: skip
+C_SIZE = 25
 VCT_PLIES = 11
 """Longest opponent VCT the in-tree check looks for (:func:`_vct_win`), in plies."""
 HORIZON_VCT_PLIES = np.int64(11)
@@ -97,7 +97,8 @@ openings (15,15,5 and exact-k, 12 games), at depth 5 for both the engine scored 
 LOST = WIN - 1000.0
 """Scores beyond this are proved results (wins or losses), not evaluations."""
 FUTILITY_DEPTH = 3
-"""Deepest remaining depth at which futility pruning (``ctl[C_FUTILITY]``) may cut a node."""
+"""Deepest remaining depth at which futility pruning (``ctl[C_FUTILITY]``) and razoring (``ctl[C_RAZOR]``) may cut
+a node."""
 
 
 @njit(**JIT)
@@ -682,15 +683,15 @@ def _negamax(st, cfg, tt, ctx, depth: int, alpha: float, beta: float, ply: int, 
             flag = tt[3][slot]
             if flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha):
                 return stored
-    # Futility: near the horizon a null-window node whose static value is far outside the window takes it (far above
-    # beta: the few plies left will not undo that) or the horizon's VCF (far below alpha); a threatened node never.
-    if ctl[C_FUTILITY] > 0 and depth <= FUTILITY_DEPTH and extra == 0 and beta - alpha <= 1.0 and abs(beta) < LOST \
-            and not _threatened(st, colour):
+    # Near the horizon a null-window node whose static value is far outside the window: far above beta it takes
+    # that value (reverse futility pruning: the few plies left will not undo it), far below alpha the horizon's VCF
+    # (razoring); a threatened node never.
+    if (ctl[C_FUTILITY] > 0 or ctl[C_RAZOR] > 0) and depth <= FUTILITY_DEPTH and extra == 0 and beta - alpha <= 1.0 \
+            and abs(beta) < LOST and not _threatened(st, colour):
         static = _evaluate(st, colour)
-        margin = ctl[C_FUTILITY] * depth
-        if static - margin >= beta:
+        if ctl[C_FUTILITY] > 0 and static - ctl[C_FUTILITY] * depth >= beta:
             return static
-        if static + margin <= alpha:
+        if ctl[C_RAZOR] > 0 and static + ctl[C_RAZOR] * depth <= alpha:
             return _quiesce(st, cfg, ctx, colour, ply)
     n = st[0].shape[0]
     moves, order = ctx[4][ply * n : (ply + 1) * n], ctx[5][ply * n : (ply + 1) * n]

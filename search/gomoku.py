@@ -131,16 +131,26 @@ THREAT_WIDTH = 6
 first (the answers :func:`search._gomoku_search._answers` keeps, and the side's own fours; half of them, at least 2,
 within 2 plies of the horizon, as at other nodes); 0 searches every answer, as the engine did until it went with
 :data:`LMR` 3: those nodes held most of the tree (their answers outnumbered the nodes searched)."""
-FUTILITY = 0
-"""Futility margin per ply, in evaluation units: at a null-window node within
+FUTILITY = 150
+"""Reverse futility margin per ply, in evaluation units: at a null-window node within
 :data:`search._gomoku_search.FUTILITY_DEPTH` plies of the horizon where the opponent threatens nothing, a static
-value at least ``depth * FUTILITY`` above beta is returned without a search (reverse futility pruning, as in Stockfish
-and Rapfi) and one as far below alpha drops to the horizon's VCF (razoring to a VCF, as in Rapfi); 0: off, the
-default.  150 takes the depth at 1 s on 15,15,5 from 9 to 10 and scored 59 of 108 points against the engine without
-it (Elo +32, 95 % interval [-23, +89]), but against the recommended agent it lost points on 20,20,5: 103 of 144
-where the engine without it scored 121 (seeds 0 to 23; on the two 15x15 boards, seeds 0 to 11, 121 of 144 against
-114), so it stays off.  The fail-high half alone scored 98.5 of 108 against the recommended agent but 17 of 54
-against the engine without it."""
+value at least ``depth * FUTILITY`` above beta is returned without a search (reverse futility pruning, as in
+Stockfish and Rapfi); 0: off.  The default on boards up to :data:`FUTILITY_CELLS` cells, off on larger ones
+(:func:`default_futility`).  On 15,15,5 it takes the depth at 1 s from 9 to 10 (134,204 nodes/s against 121,706).
+At 1 s a move from balanced openings, both colours, head to head against the engine without it: 44 of 90 points
+on 15,15,5, 45 of 90 on 15,15,5 exact-k, but 35 of 90 on 20,20,5 (seeds 0 to 14); against the recommended agent
+(seeds 0 to 11) 128 of 144 on the two 15 x 15 boards where the engine without it scored 114, and 117 of 144 on
+20,20,5 (seeds 0 to 23) against 121.  With :data:`RAZOR` at 150 too it was even head to head but behind
+on 20,20,5 against the recommended agent."""
+FUTILITY_CELLS = 225
+"""The largest board, in cells, on which :data:`FUTILITY` is on by default (15 x 15: measured even head to head
+there and behind on 20 x 20)."""
+RAZOR = 0
+"""Razoring margin per ply, in evaluation units: at such a node a static value at least ``depth * RAZOR`` below alpha
+drops to the horizon's VCF (razoring to a VCF, as in Rapfi); 0: off, the default.  With :data:`FUTILITY` at 150
+too (the two were one switch before), 150 lost points against the recommended agent on 20,20,5: 103 of 144 where
+the engine without either scored 121 (seeds 0 to 23), and razoring only at the last ply 51.5 of 72 (seeds 12 to 23)
+against 62.5."""
 ASPIRATION = 60.0
 """Half-width of the root's aspiration window, in evaluation units."""
 SOFT_SHARE = 0.5
@@ -155,22 +165,28 @@ for it to start: an iteration cut after its first root move still counts (that m
 
 
 SWITCH_NAMES = ("horizon_vcf", "horizon_vct", "shallow_vcf", "shallow_vct", "shallow_vct_ply", "vct_budget", "vct_ply", "lmr",
-                "threat_width", "futility")
+                "threat_width", "futility", "razor")
 """The engine's switches by name (attributes of :class:`GomokuEngine`, and agent spec keys such as
 ``alphabeta:horizon_vct=0``): the budgets of :data:`HORIZON_VCF`, :data:`HORIZON_VCT`, :data:`SHALLOW_VCF`,
 :data:`SHALLOW_VCT` and :data:`IN_TREE_VCT` (0: off), the deepest plies :data:`SHALLOW_VCT_PLY` and
 :data:`IN_TREE_VCT_PLY`, the reduction schedule :data:`LMR` (0 to :data:`LMR_MAX`), the width at threatened
-nodes :data:`THREAT_WIDTH` and the futility margin :data:`FUTILITY`."""
+nodes :data:`THREAT_WIDTH` and the margins :data:`FUTILITY` and :data:`RAZOR`."""
 LMR_MAX = 4
 """The most aggressive :data:`LMR` schedule a switch accepts."""
 FUTILITY_MAX = 10**12
-"""The largest :data:`FUTILITY` margin a switch accepts: above any static value, so it never cuts (the kernel
+"""The largest :data:`FUTILITY` or :data:`RAZOR` margin a switch accepts: above any static value, so it never cuts (the kernel
 multiplies it by the depth in 64-bit integers, which a larger one could overflow)."""
 
 
 CLOCK_READ_S = 5e-4
 """The kernel reads the clock about this often: an object-mode call of a microsecond or two, well under 1 %
 of the time, and a deadline overrun by at most this much plus one node."""
+
+
+def default_futility(game: KInARow) -> int:
+    """The engine's reverse futility margin where none is given: :data:`FUTILITY` on boards of at most
+    :data:`FUTILITY_CELLS` cells, 0 (off) on larger ones."""
+    return FUTILITY if game.n_cells <= FUTILITY_CELLS else 0
 
 
 def safety_margin(game: KInARow, time_ms: float, late: float = 0.0) -> float:
@@ -217,15 +233,15 @@ class GomokuEngine:
         game: a free board with ``4 <= k <= 15`` (else :class:`search.errors.SearchError`).
         weights: the ``gomoku`` heuristic's weights by name (missing ones take :data:`ENGINE_WEIGHTS`).
         tt_bits: log2 of the table entries.
-        width, lmr, threat_width, futility, pvs, use_tt: search switches (tests compare against plain negamax with them
-            off).
+        width, lmr, threat_width, futility, razor, pvs, use_tt: search switches (tests compare against plain negamax with them
+            off); ``futility`` None: :func:`default_futility` of the board.
         memo_bits: log2 of the memo of scanned patterns (k >= 6 exact-k, k >= 7 freestyle); 0 scans every
             time (the same values, slower: ``scripts/bench_gomoku_patterns.py`` compares).
     """
 
     def __init__(self, game: KInARow, weights: Optional[Mapping[str, float]] = None, *, tt_bits: int = TT_BITS,
-                 width: int = WIDTH, lmr: bool = True, threat_width: int = THREAT_WIDTH, futility: int = FUTILITY,
-                 pvs: bool = True, use_tt: bool = True, memo_bits: int = MEMO_BITS) -> None:  # fmt: skip
+                 width: int = WIDTH, lmr: bool = True, threat_width: int = THREAT_WIDTH, futility: Optional[int] = None,
+                 razor: int = RAZOR, pvs: bool = True, use_tt: bool = True, memo_bits: int = MEMO_BITS) -> None:  # fmt: skip
         reason = refuse_game(game)
         if reason is not None:
             raise SearchError(f"the gomoku engine does not play {game}: {reason}")
@@ -257,7 +273,8 @@ class GomokuEngine:
         """Moves searched per interior node where a search's limit sets no ``branching``."""
         self.lmr = LMR if lmr else 0
         self.threat_width = threat_width
-        self.futility = futility
+        self.futility = default_futility(game) if futility is None else futility
+        self.razor = razor
         self._set_pruning()
         self.horizon_vcf = HORIZON_VCF
         self.horizon_vct = HORIZON_VCT
@@ -288,7 +305,7 @@ class GomokuEngine:
         a search's ``branching`` is its own and switches set since take effect."""
         ctl = self.ctx[0]
         ctl[gs.C_WIDTH], ctl[gs.C_LMR], ctl[gs.C_THREAT_WIDTH] = branching or self.width, self.lmr, self.threat_width
-        ctl[gs.C_FUTILITY] = self.futility
+        ctl[gs.C_FUTILITY], ctl[gs.C_RAZOR] = self.futility, self.razor
 
     def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickled or deep-copied (the environments' opponents are copies): the shared read-only pattern table
@@ -442,8 +459,8 @@ class GomokuEngine:
 
 def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
     """Engine switches by name (:data:`SWITCH_NAMES`) as ints: budgets and widths from 0 (off, or all) to 2**63 - 1,
-    plies from 0 to the deepest ply searched, ``lmr`` from 0 to :data:`LMR_MAX`, ``futility`` from 0 to
-    :data:`FUTILITY_MAX`.
+    plies from 0 to the deepest ply searched, ``lmr`` from 0 to :data:`LMR_MAX`, ``futility`` and ``razor`` from 0
+    to :data:`FUTILITY_MAX`.
 
     Raises:
         SearchError: an unknown name (the message lists the switches).
@@ -454,7 +471,7 @@ def check_switches(switches: Mapping[str, object]) -> dict[str, int]:
         raise SearchError(f"unknown gomoku engine switch(es) {', '.join(map(repr, unknown))}: "
                           f"the switches are {', '.join(SWITCH_NAMES)}")  # fmt: skip
     highs = {name: gs.MAX_PLY if name.endswith("_ply") else INT64_MAX for name in SWITCH_NAMES}
-    highs |= {"lmr": LMR_MAX, "futility": FUTILITY_MAX}
+    highs |= {"lmr": LMR_MAX, "futility": FUTILITY_MAX, "razor": FUTILITY_MAX}
     return {name: check_int(name, value, low=0, high=highs[name]) for name, value in switches.items()}
 
 

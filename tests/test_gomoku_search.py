@@ -47,7 +47,8 @@ def _vcf_position() -> tuple[MNK, list[int], set[int]]:
     return game, _moves(game, xs, os), {5 * 11 + 4, 6 * 11 + 4}  # the two 5-ply first moves (a longer VCF exists)
 
 
-@pytest.mark.parametrize("switches", [{}, {"lmr": 4, "threat_width": 1}, {"futility": 1}, {"futility": 0}], ids=str)
+@pytest.mark.parametrize("switches", [{}, {"lmr": 4, "threat_width": 1}, {"futility": 1, "razor": 1}, {"futility": 0}],
+                         ids=str)
 def test_finds_a_constructed_vcf_and_wins_it(switches: dict[str, int]) -> None:
     game, moves, firsts = _vcf_position()
     engine = GomokuEngine(game, tt_bits=12)
@@ -96,7 +97,7 @@ def test_the_horizon_vcf_tries_the_fours_of_the_last_own_move_and_remembers_what
 
 # The pruning switches at their most aggressive: reductions touch only quiet moves, the threatened node keeps its
 # best-ordered answers and futility pruning stays off where the opponent threatens, so the forced lines stay.
-PRUNING = [{}, {"lmr": 4, "threat_width": 1}, {"lmr": 0, "threat_width": 2}, {"futility": 1}, {"futility": 0}]
+PRUNING = [{}, {"lmr": 4, "threat_width": 1}, {"lmr": 0, "threat_width": 2}, {"futility": 1, "razor": 1}, {"futility": 0}]
 
 
 @pytest.mark.parametrize("switches", PRUNING, ids=str)
@@ -128,7 +129,8 @@ def test_answers_an_open_three(switches: dict[str, int]) -> None:
 def test_alpha_beta_equals_plain_negamax(game: MNK, pvs: bool) -> None:
     rng = np.random.default_rng(5)
     for trial in range(4):
-        engine = GomokuEngine(game, tt_bits=10, width=0, lmr=False, threat_width=0, futility=0, pvs=pvs, use_tt=False)
+        engine = GomokuEngine(game, tt_bits=10, width=0, lmr=False, threat_width=0, futility=0, razor=0, pvs=pvs,
+                              use_tt=False)
         engine.horizon_vcf = 0
         position = game.position()
         for cell in rng.permutation(game.n_cells)[: 5 + trial]:
@@ -158,15 +160,16 @@ def test_the_pruning_switches_reach_the_search() -> None:
     lmr = [nodes(quiet, {"lmr": schedule, "futility": 0}, 6) for schedule in (4, 1, 0)]
     assert lmr[0] < lmr[1] < lmr[2]
     assert nodes(quiet, {"futility": 50}, 6) < nodes(quiet, {"futility": 400}, 6) < nodes(quiet, {"futility": 0}, 6)
+    assert nodes(quiet, {"futility": 0, "razor": 50}, 6) < nodes(quiet, {"futility": 0, "razor": 0}, 6)
 
 
-def test_futility_pruning_cuts_a_quiet_null_window_node_near_the_horizon_and_nothing_else() -> None:
+def test_futility_and_razoring_cut_a_quiet_null_window_node_near_the_horizon_and_nothing_else() -> None:
     game = MNK(11, 11, 5)
     quiet = game.position([60, 61, 48])  # no open three or four for either side
     threatened = game.position(_moves(game, [(5, 4), (5, 5), (5, 6), (0, 0)], [(0, 10), (10, 10), (10, 0)]))
 
-    def negamax(position: Position, futility: int, depth: int, alpha: float, beta: float) -> tuple[float, int]:
-        engine = GomokuEngine(game, tt_bits=10, futility=futility)
+    def negamax(position: Position, margins: tuple[int, int], depth: int, alpha: float, beta: float) -> tuple[float, int]:
+        engine = GomokuEngine(game, tt_bits=10, futility=margins[0], razor=margins[1])
         engine.sync(position)
         ctl = engine.ctx[0]
         ctl[gs.C_ABORTED] = ctl[gs.C_NODES] = 0
@@ -176,16 +179,20 @@ def test_futility_pruning_cuts_a_quiet_null_window_node_near_the_horizon_and_not
 
     static = GomokuEngine(game, tt_bits=10).evaluate(quiet)
     depth = gs.FUTILITY_DEPTH
-    assert negamax(quiet, 1, depth, static - depth - 1, static - depth) == (static, 1)  # static - margin >= beta
-    assert negamax(quiet, 1, depth, static + depth, static + depth + 1) == (static, 1)  # static + margin <= alpha:
-    # the horizon's value, which is the static one here (no four, so no VCF)
-    for futility, d, alpha, beta in ((0, depth, static - depth - 1, static - depth),  # off
-                                     (1, depth, static - depth + 1, static - depth + 2),  # within the margin
-                                     (1, depth + 1, static - depth - 2, static - depth - 1),  # too far from the horizon
-                                     (1, depth, static - depth - 1, static + depth + 1)):  # an open window
-        assert negamax(quiet, futility, d, alpha, beta)[1] > 1
+    high = (static - depth - 1, static - depth)  # static - margin >= beta: reverse futility pruning
+    low = (static + depth, static + depth + 1)  # static + margin <= alpha: razoring to the horizon's value, which is
+    # the static one here (no four, so no VCF)
+    assert negamax(quiet, (1, 0), depth, *high) == (static, 1)
+    assert negamax(quiet, (0, 1), depth, *low) == (static, 1)
+    for margins, d, alpha, beta in (((0, 0), depth, *high),  # off
+                                    ((0, 1), depth, *high),  # razoring does not cut above beta
+                                    ((1, 0), depth, *low),  # nor reverse futility below alpha
+                                    ((1, 1), depth, static - depth + 1, static - depth + 2),  # within the margins
+                                    ((1, 1), depth + 1, static - depth - 2, static - depth - 1),  # too far from the horizon
+                                    ((1, 1), depth, static - depth - 1, static + depth + 1)):  # an open window
+        assert negamax(quiet, margins, d, alpha, beta)[1] > 1
     static = GomokuEngine(game, tt_bits=10).evaluate(threatened)  # o to move must answer x's open three
-    assert negamax(threatened, 1, 1, static - 3, static - 2)[1] > 1
+    assert negamax(threatened, (1, 1), 1, static - 3, static - 2)[1] > 1
 
 
 def test_a_search_width_lasts_for_that_search_only() -> None:

@@ -10,7 +10,7 @@ from search.agent_spec import AgentSpecError
 from search.agents import MNK_DEFAULT, default_heuristic, generic_heuristic, make_agent, uses_gomoku_engine, uses_mnk_default
 from search.budget import Limit
 from search.errors import SearchError
-from search.gomoku import ENGINE_WEIGHTS, SWITCH_NAMES, GomokuEngine
+from search.gomoku import ENGINE_WEIGHTS, FUTILITY, FUTILITY_CELLS, SWITCH_NAMES, GomokuEngine
 from search.solve import solve
 
 # the engine's kernels compile once, on the worker of every module that searches with it
@@ -99,14 +99,25 @@ def test_the_batched_opponent_kernels_leave_the_gomoku_engine_alone():
 
 
 def test_spec_keys_set_the_engine_threat_switches_and_the_defaults_stay_for_the_rest():
-    agent = make_agent("alphabeta:horizon_vct=7,shallow_vct_ply=3,vct_budget=500,lmr=2,threat_width=4,futility=77", GOMOKU)
+    agent = make_agent("alphabeta:horizon_vct=7,shallow_vct_ply=3,vct_budget=500,lmr=2,threat_width=4,futility=77,razor=9",
+                       GOMOKU)
     fresh = GomokuEngine(GOMOKU, tt_bits=10)
     assert agent.gomoku is not None
     engine = agent.gomoku
     assert (engine.horizon_vct, engine.shallow_vct_ply, engine.vct_budget, engine.lmr, engine.threat_width,
-            engine.futility) == (7, 3, 500, 2, 4, 77)  # fmt: skip
-    for name in set(SWITCH_NAMES) - {"horizon_vct", "shallow_vct_ply", "vct_budget", "lmr", "threat_width", "futility"}:
+            engine.futility, engine.razor) == (7, 3, 500, 2, 4, 77, 9)  # fmt: skip
+    for name in set(SWITCH_NAMES) - {"horizon_vct", "shallow_vct_ply", "vct_budget", "lmr", "threat_width", "futility", "razor"}:
         assert getattr(agent.gomoku, name) == getattr(fresh, name), name
+
+
+def test_reverse_futility_pruning_is_on_by_default_up_to_15_by_15_and_a_spec_sets_it_anywhere():
+    assert FUTILITY > 0 and FUTILITY_CELLS == 15 * 15
+    for game, expected in ((MNK(7, 7, 5), FUTILITY), (GOMOKU, FUTILITY), (MNK(15, 16, 5), 0), (MNK(20, 20, 5), 0)):
+        agent = make_agent("alphabeta", game)
+        assert agent.gomoku is not None and (agent.gomoku.futility, agent.gomoku.razor) == (expected, 0), game
+    assert make_agent("alphabeta:futility=0", GOMOKU).gomoku.futility == 0  # type: ignore[union-attr]
+    assert make_agent("alphabeta:futility=40", MNK(20, 20, 5)).gomoku.futility == 40  # type: ignore[union-attr]
+    assert GomokuEngine(MNK(20, 20, 5), tt_bits=10, futility=7).futility == 7
 
 
 @pytest.mark.parametrize(
@@ -116,6 +127,7 @@ def test_spec_keys_set_the_engine_threat_switches_and_the_defaults_stay_for_the_
      ("alphabeta:lmr=5", GOMOKU, ValueError, "lmr=5 must be an integer from 0 to 4"),
      ("alphabeta:futility=-3", GOMOKU, ValueError, "futility=-3 must be an integer from 0 to 1000000000000"),
      ("alphabeta:futility=3000000000000000000", GOMOKU, ValueError, "futility=3000000000000000000 must be an integer"),
+     ("alphabeta:razor=-1", GOMOKU, ValueError, "razor=-1 must be an integer from 0 to 1000000000000"),
      ("alphabeta:horizon_vct=many", GOMOKU, AgentSpecError, "horizon_vct='many' is not a number"),
      ("alphabeta:horizon_vct=0", CONNECT4, SearchError, "horizon_vct set.*plays the generic search on Connect-4"),
      ("alphabeta:heuristic=mics,shallow_vcf=0", GOMOKU, SearchError, "shallow_vcf set.*generic search on m,n,k 15,15,5"),
