@@ -139,8 +139,8 @@ Stockfish and Rapfi); 0: off.  The default on boards up to :data:`FUTILITY_CELLS
 (:func:`default_futility`).  On 15,15,5 it takes the depth at 1 s from 9 to 10 (134,204 nodes/s against 121,706).
 At 1 s a move from balanced openings, both colours, head to head against the engine without it: 44 of 90 points
 on 15,15,5, 45 of 90 on 15,15,5 exact-k, but 35 of 90 on 20,20,5 (seeds 0 to 14); against the recommended agent
-(seeds 0 to 11) 128 of 144 on the two 15 x 15 boards where the engine without it scored 114, and 117 of 144 on
-20,20,5 (seeds 0 to 23) against 121.  With :data:`RAZOR` at 150 too it was even head to head but behind
+(seeds 0 to 17) 185.5 of 216 on the two 15 x 15 boards where the engine without it scored 175, and 117 of 144
+on 20,20,5 (seeds 0 to 23) against 121.  With :data:`RAZOR` at 150 too it was even head to head but behind
 on 20,20,5 against the recommended agent."""
 FUTILITY_CELLS = 225
 """The largest board, in cells, on which :data:`FUTILITY` is on by default (15 x 15: measured even head to head
