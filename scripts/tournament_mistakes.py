@@ -6,8 +6,9 @@ moved (a position reached in several games is checked once): can the agent, to m
 threat-space search (:func:`search.threats.find_vcf`, then :func:`~search.threats.find_vct` with ``--nodes``
 moves, on boards without gravity and ``k >= 4``), whose wins are proofs, and, with ``--think SPEC``, that
 agent's search returning a win score (``alphabeta:time_ms=3000`` thinks three times as long as a tournament
-move; a pruned search's win is its claim, not a proof).  Against an opponent that never errs no agent scores more than half the points of
-a configuration played with both colours, so these positions are where any share above half must come from.
+move; a pruned search's win is its claim, not a proof).  Against an opponent that never errs no agent scores
+more than half the points of a configuration played with both colours, so these positions are where any share
+above half must come from.
 
 Prints, per configuration, the positions checked and, per game with one, the first position where a win
 showed (the ply after which it showed, what proved it, and how the game ended), then a total::
@@ -58,7 +59,7 @@ def checked_plies(moves: Sequence[int], first: bool) -> range:
 
 
 def forced_win(position: Position, nodes: int, depth: int, thinker: Any = None) -> Optional[str]:
-    """What proves a win for the side to move (``"VCF of 5 plies"``, ``"search: a win in 9 plies"``), or None.
+    """What shows a win for the side to move (``"VCF of 5 plies"``, ``"search: a win in 9 plies"``), or None.
 
     ``thinker`` is an agent whose ``last_result.score`` is a search score (an alpha-beta agent) or None."""
     if applies(position):
