@@ -10,11 +10,12 @@ Imported as ``from scripts._args import ...`` (the scripts run as ``python -m sc
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 
 def int_range(low: int, high: Optional[int] = None) -> Callable[[str], int]:
@@ -119,3 +120,23 @@ def run_interruptible(name: str, main: Callable[[Optional[Sequence[str]]], int],
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
         return 130
+
+
+def threat_search_options(parser: argparse.ArgumentParser, nodes: int, depth: int) -> None:
+    """Add ``--nodes`` and ``--depth``, the threat-search budget of the scripts that replay games (defaults given)."""
+    parser.add_argument("--nodes", type=positive_int, default=nodes, help=f"moves each threat search may try (default {nodes:,})")
+    parser.add_argument("--depth", type=positive_int, default=depth, help=f"longest VCT looked for, in plies (default {depth})")
+
+
+def load_report(parser: argparse.ArgumentParser, path: Path, valid: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
+    """The JSON object in ``path`` if ``valid`` accepts it; otherwise exit 2 naming the file and why (unreadable, or
+    not the JSON of ``what``; ``valid`` may also raise KeyError or TypeError on a missing or wrong field)."""
+    try:
+        data = json.loads(path.read_text())
+        if isinstance(data, dict) and valid(data):
+            return data
+    except OSError as error:
+        parser.error(f"{str(path)!r}: {error.strerror or error}")
+    except (ValueError, KeyError, TypeError):
+        pass
+    parser.error(f"{str(path)!r} is not the JSON of {what}")

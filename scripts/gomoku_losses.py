@@ -17,7 +17,6 @@ the game, and the mistake came earlier (a move after which the opponent's quiet 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -26,7 +25,7 @@ import numpy as np
 from scipy.ndimage import binary_dilation
 
 from games import MNK
-from scripts._args import positive_int, run_interruptible
+from scripts._args import load_report, run_interruptible, threat_search_options
 from scripts.gomoku_match import board_type
 from search.threats import find_vct
 
@@ -92,10 +91,7 @@ def lost_games(data: dict[str, Any]) -> list[tuple[str, int, dict[str, Any], int
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scripts.gomoku_losses", description=__doc__.split("\n\n")[0])
     parser.add_argument("matches", nargs="+", type=Path, help="JSON files written by python -m scripts.gomoku_match --out")
-    parser.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES,
-                        help=f"moves each threat search may try (default {DEFAULT_NODES:,})")  # fmt: skip
-    parser.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
-                        help=f"longest VCT looked for, in plies (default {DEFAULT_DEPTH})")  # fmt: skip
+    threat_search_options(parser, DEFAULT_NODES, DEFAULT_DEPTH)
     parser.add_argument("--alternatives", action="store_true",
                         help="also count A's moves near a stone at that point that leave no proved VCT (one threat search "
                              "per move: slow; a smaller --nodes helps)")  # fmt: skip
@@ -103,16 +99,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict) or not all({"board", "games", "scores", "openings"} <= set(b) for b in data["boards"]):
-            raise KeyError("boards")
-        return data
-    except OSError as error:
-        parser.error(f"{str(path)!r}: {error.strerror or error}")
-    except (ValueError, KeyError, TypeError):
-        parser.error(f"{str(path)!r} is not the JSON of python -m scripts.gomoku_match --out")
-    raise AssertionError("unreachable")
+    return load_report(parser, path, lambda data: all({"board", "games", "scores", "openings"} <= set(b) for b in data["boards"]),
+                       "python -m scripts.gomoku_match --out")  # fmt: skip
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

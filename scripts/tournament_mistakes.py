@@ -21,14 +21,13 @@ showed (the ply after which it showed, what proved it, and how the game ended), 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from games import make_game
 from games.position import Position
-from scripts._args import positive_int, run_interruptible
+from scripts._args import load_report, run_interruptible, threat_search_options
 from search.agents import AgentSpecError, make_agent
 from search.protocol import is_win_score, plies_to_end
 from search.threats import applies, find_vcf, find_vct
@@ -117,10 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("tournament", type=Path, help="JSON written by python -m scripts.mnk_tournament --out")
     parser.add_argument("--agent", default="A", help="the agent whose chances are checked: A, B, ... or its label (default A)")
     parser.add_argument("--configs", nargs="+", metavar="M,N,K", help="configurations to check (default: all played)")
-    parser.add_argument("--nodes", type=positive_int, default=DEFAULT_NODES,
-                        help=f"moves each threat search may try (default {DEFAULT_NODES:,})")  # fmt: skip
-    parser.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH,
-                        help=f"longest VCT looked for, in plies (default {DEFAULT_DEPTH})")  # fmt: skip
+    threat_search_options(parser, DEFAULT_NODES, DEFAULT_DEPTH)
     parser.add_argument("--think", metavar="SPEC",
                         help="also search each position with this alpha-beta spec (e.g. alphabeta:time_ms=3000) "
                              "and count a win score")  # fmt: skip
@@ -128,17 +124,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict) or not all({"config", "games"} <= set(c) for c in data["configurations"]):
-            raise KeyError("configurations")
-        data["agents"] = list(data["agents"])
-        return data
-    except OSError as error:
-        parser.error(f"{str(path)!r}: {error.strerror or error}")
-    except (ValueError, KeyError, TypeError):
-        parser.error(f"{str(path)!r} is not the JSON of python -m scripts.mnk_tournament --out")
-    raise AssertionError("unreachable")
+    def valid(data: dict[str, Any]) -> bool:
+        return isinstance(data["agents"], list) and all({"config", "games"} <= set(c) for c in data["configurations"])
+
+    return load_report(parser, path, valid, "python -m scripts.mnk_tournament --out")
 
 
 def _check_think(parser: argparse.ArgumentParser, spec: Optional[str]) -> None:
