@@ -28,7 +28,7 @@ from typing import Any, Optional, Sequence
 from games import make_game
 from games.position import Position
 from scripts._args import load_report, run_interruptible, threat_search_options
-from search.agents import AgentSpecError, make_agent
+from search.agents import make_agent
 from search.protocol import is_win_score, plies_to_end
 from search.threats import applies, find_vcf, find_vct
 
@@ -88,7 +88,7 @@ def outcome(record: dict[str, Any], label: str) -> str:
 def check_configuration(entry: dict[str, Any], label: str, nodes: int, depth: int,
                         think: Optional[str] = None, seed: int = 0) -> tuple[int, list[str]]:  # fmt: skip
     """``(positions checked, one line per game of label's in which a win showed)`` for one configuration's entry."""
-    game = make_game("mnk", *map(int, entry["config"].split(",")))
+    game = _game_of(entry)
     thinker = None
     if think is not None:
         thinker = make_agent(think, game, seed=seed)
@@ -111,6 +111,11 @@ def check_configuration(entry: dict[str, Any], label: str, nodes: int, depth: in
     return len(verdicts), lines
 
 
+def _game_of(entry: dict[str, Any]) -> Any:
+    """The m,n,k game of a configuration's entry (``"M,N,K"``: M rows, N columns)."""
+    return make_game("mnk", *map(int, entry["config"].split(",")))
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scripts.tournament_mistakes", description=__doc__.split("\n\n")[0])
     parser.add_argument("tournament", type=Path, help="JSON written by python -m scripts.mnk_tournament --out")
@@ -130,16 +135,17 @@ def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
     return load_report(parser, path, valid, "python -m scripts.mnk_tournament --out")
 
 
-def _check_think(parser: argparse.ArgumentParser, spec: Optional[str]) -> None:
-    """Exit 2 unless ``spec`` builds an agent that reports a search score."""
+def _check_think(parser: argparse.ArgumentParser, spec: Optional[str], entries: Sequence[dict[str, Any]]) -> None:
+    """Exit 2 unless ``spec`` builds, on every configuration to check, an agent that reports a search score."""
     if spec is None:
         return
-    try:
-        agent = make_agent(spec, make_game("mnk", 7, 7, 5))
-    except (AgentSpecError, ValueError) as error:  # a malformed spec, or a budget out of range
-        parser.error(f"--think: {error}")
-    if not hasattr(agent, "last_result"):
-        parser.error(f"--think: {spec!r} reports no search score; use an alphabeta spec")
+    for entry in entries:
+        try:
+            agent = make_agent(spec, _game_of(entry))
+        except ValueError as error:  # a malformed spec, a budget out of range, or a key this board's agent refuses
+            parser.error(f"--think on {entry['config']}: {error}")
+        if not hasattr(agent, "last_result"):
+            parser.error(f"--think: {spec!r} reports no search score; use an alphabeta spec")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -163,7 +169,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             parser.error(f"--configs: {', '.join(unknown)} not played in {str(args.tournament)!r} "
                          f"(played: {' '.join(sorted(played)) or 'none'})")  # fmt: skip
         entries = [c for c in entries if c["config"] in args.configs]
-    _check_think(parser, args.think)
+    _check_think(parser, args.think, entries)
     print(f"Agent {label}: positions right after its opponent's move where it could force a win "
           f"(threat-space search, {args.nodes:,} moves{'; ' + args.think if args.think else ''})")  # fmt: skip
     positions = found = 0

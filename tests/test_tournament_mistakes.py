@@ -10,6 +10,7 @@ import pytest
 
 from games import make_game
 from scripts.tournament_mistakes import agent_label, check_configuration, checked_plies, forced_win, main, outcome
+from search.agents import make_agent
 
 # 7,7,5: X (first) builds h-row stones on row 3 while Y plays corners; after Y's third move (ply 6) X has an open
 # three with both ends free, so it wins by fours (open four, then five): a VCF of 3 plies.
@@ -63,13 +64,7 @@ def test_forced_win_by_search_where_threat_search_does_not_apply() -> None:
     game = make_game("mnk", 4, 4, 3)  # k = 3: no threat-space search; the agent's search finds the win
     position = game.position([5, 0, 6, 15])  # x has b2 c2 with a2 and d2 free: three in a row next move
     assert forced_win(position, 1000, 21) is None
-    assert forced_win(position, 1000, 21, _agent("alphabeta:depth=3", game)) == "search: a win in 1 ply"
-
-
-def _agent(spec: str, game: Any) -> Any:
-    from search.agents import make_agent
-
-    return make_agent(spec, game, seed=0)
+    assert forced_win(position, 1000, 21, make_agent("alphabeta:depth=3", game, seed=0)) == "search: a win in 1 ply"
 
 
 def test_check_configuration_reports_the_first_win_per_game_and_checks_shared_positions_once() -> None:
@@ -105,3 +100,15 @@ def test_cli_end_to_end_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixt
     with pytest.raises(SystemExit):
         main([str(path)])
     assert "is not the JSON of python -m scripts.mnk_tournament --out" in capsys.readouterr().err
+
+
+def test_think_is_checked_on_every_configuration_before_any_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.json"
+    data = _tournament()
+    data["configurations"].append({"config": "3,3,3", "playable": True, "reason": "", "games": []})
+    path.write_text(json.dumps(data))
+    with pytest.raises(SystemExit) as exit_info:  # a gomoku engine key: the generic search on k = 3 refuses it
+        main([str(path), "--think", "alphabeta:horizon_vct=0"])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert "--think on 3,3,3: horizon_vct set" in captured.err and captured.out == ""
