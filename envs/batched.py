@@ -7,7 +7,7 @@ waiting for a reply by opponent and calls each group's
 * :class:`AlphaBetaBatch`: an alpha-beta spec (``"alphabeta:depth=2"``, a
   weight file, an :class:`search.AlphaBetaAgent`) with a depth and/or node
   budget, searched for all pending boards in one numba call
-  (:mod:`search._batchsearch`; optionally parallel over boards) on gravity
+  (:mod:`search.alphabeta._batchsearch`; optionally parallel over boards) on gravity
   boards that fit 64 bits; on array boards (m,n,k, larger Connect-4) one
   search per board from Python, as the engine runs it (numba cannot call the
   cached recursive array kernel from another kernel).  Its moves are those the per-board agent would play
@@ -37,10 +37,6 @@ from games import KInARow
 from games._bits import fits as bits_fit
 from games.position import _zobrist
 from heuristics._c4_bits import lanes_for
-from search import _batchsearch as bk
-from search import _bitnegamax as bn
-from search import _negamax as nm
-from search._bitsetup import _bit_consts, _bit_settings
 from search._settings import (
     S_ABORTED,
     S_ARRAY,
@@ -54,6 +50,10 @@ from search._settings import (
     new_settings,
 )
 from search.agents import AlphaBetaAgent
+from search.alphabeta import _batchsearch as bk
+from search.alphabeta import _bitnegamax as bn
+from search.alphabeta import _negamax as nm
+from search.alphabeta._bitsetup import _bit_consts, _bit_settings
 from search.protocol import is_win_score
 from search.result import MAX_DEPTH
 from search.tt import _ENTRY, TableSizeError, allocate, physical_memory
@@ -196,7 +196,7 @@ class AlphaBetaBatch(BatchOpponent):
         """Measured seconds per board of a call on one thread and on numba's threads (0: not yet), for ``parallel`` None."""
 
     def _bit_buffers(self, agent: AlphaBetaAgent) -> None:
-        """Settings and per-board work arrays of the bitboard kernel (a search._bitsearcher.BitSearcher's, one per board)."""
+        """Settings and per-board work arrays of the bitboard kernel (a search.alphabeta._bitsearcher.BitSearcher's, one per board)."""
         game, n, limit = self.game, self.n, agent.limit
         cols, cells, hid = game.cols, game.n_cells, agent.evaluator.kernel_id
         self.template = _bit_settings(game.rules, hid).copy()
@@ -213,14 +213,14 @@ class AlphaBetaBatch(BatchOpponent):
         self.bounds = np.zeros((n, max_ply + 1, 4), dtype=np.float64)
         self.pv_out = np.zeros((n, max_ply + 2), dtype=np.int64)
         self.values = np.zeros((n, lanes_for(cols)), dtype=np.float64)
-        # search._twoply: depths 1 and 2 of c4_features on the bitboards, no node budget, the table's and the
+        # search.alphabeta._twoply: depths 1 and 2 of c4_features on the bitboards, no node budget, the table's and the
         # ordering's usual settings (the heuristic's ordering score starts deeper than depth 2).
         t = self.template
         self.two_ply = bool(0 < self.depth_cap <= 2 and self.node_budget == 0 and hid == bn.HID_C4_FEATURES
                             and t[S_BIT_EVAL] and not t[S_ARRAY] and t[S_USE_TT] and t[S_ORDERING] and t[S_ORDER_DEPTH] > 2)  # fmt: skip
 
     def _array_buffers(self, agent: AlphaBetaAgent) -> None:
-        """Settings and per-board buffers of the array kernel (search._arraysearch._Buffers, one per board)."""
+        """Settings and per-board buffers of the array kernel (search.alphabeta._arraysearch._Buffers, one per board)."""
         game, n, limit = self.game, self.n, agent.limit
         cells, actions = game.n_cells, game.n_actions
         radius = 0 if game.gravity else (limit.radius or 0)
@@ -260,7 +260,7 @@ class AlphaBetaBatch(BatchOpponent):
         self.tt_fields = tuple(entries[field] for field in ("key", "score", "depth", "flag", "move", "stamp"))
         self.generation = np.zeros(n, dtype=np.int64)  # new_episodes makes it 1 (a fresh agent's table, reset once)
         self.table_ply = np.full(n, _UNKNOWN_PLY, dtype=np.int64)
-        """Per board, the most stones of a root searched since the table was emptied (search._batchsearch: a search
+        """Per board, the most stones of a root searched since the table was emptied (search.alphabeta._batchsearch: a search
         two stones further on cannot meet an entry of those); unknown until the first new_episodes."""
 
     def new_episodes(self, boards: np.ndarray, seeds: Sequence[int]) -> None:
@@ -337,10 +337,10 @@ class AlphaBetaBatch(BatchOpponent):
             self._until_retry = self._retry
 
     def _array_search(self, j: int, boards: np.ndarray, obs: np.ndarray, outputs: tuple[np.ndarray, ...]) -> None:
-        """Board ``boards[j]`` searched by the array kernel, iteration by iteration as search._arraysearch._array_search does.
+        """Board ``boards[j]`` searched by the array kernel, iteration by iteration as search.alphabeta._arraysearch._array_search does.
 
         From Python, one call per iteration: the kernel is recursive, and numba
-        cannot call its cached code from another kernel (see :mod:`search._batchsearch`).
+        cannot call its cached code from another kernel (see :mod:`search.alphabeta._batchsearch`).
         """
         b, ply, max_depth, row = bk._root(j, boards, obs, self.game.rules, self.depth_cap, self.template, self.settings,
                                           self.generation, self.noise, self.cursor, self.board, self.heights)  # fmt: skip

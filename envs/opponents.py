@@ -16,7 +16,7 @@ learns works here unchanged, and a name it does not know fails with its
 message.  ``perfect`` gets a budget of ``ENV_TIME_MS`` (100 ms) per move
 unless its spec sets ``time_ms`` or ``nodes`` (``perfect:time_ms=inf``: no
 limit): exact when the solver finishes in time, else the fallback of
-:mod:`search._perfect`, named in ``info["opponent_search"]["source"]``.  Randomness: the environment reseeds an
+:mod:`search.solve._perfect`, named in ``info["opponent_search"]["source"]``.  Randomness: the environment reseeds an
 agent (``agent.seed(s)``, then ``agent.reset()``) at every episode with a
 seed drawn from its own generator, so a seed inside a spec is overridden.
 A callable receives the observation from *its own* side (plane 0 its
@@ -33,10 +33,10 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 
 from games import Action, IllegalMoveError, KInARow, Position
-from search.agent_spec import parse_spec
 from search.agents import make_agent
+from search.agents.simple import RandomAgent
+from search.agents.spec import parse_spec
 from search.protocol import Agent
-from search.simple_agents import RandomAgent
 from search.solve import ENV_TIME_MS, PerfectAgent
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
@@ -120,7 +120,7 @@ class Opponent:
         depth = getattr(result, "depth", None)
         stats = {"depth": None if depth is None else int(depth), "nodes": int(result.nodes), "score": float(result.score)}
         source = getattr(self.player, "last_source", None)
-        if source is not None:  # the perfect agent: "solver", "solver-partial" or "alphabeta" (search._perfect)
+        if source is not None:  # the perfect agent: "solver", "solver-partial" or "alphabeta" (search.solve._perfect)
             stats["source"] = source
         return stats
 

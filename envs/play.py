@@ -13,7 +13,7 @@ The board is redrawn after every move pair (yours and the opponent's); a bad or 
 answered with the reason and asked again; ``q`` quits.  Reads standard
 input, so moves can be piped in: ``printf '4\\n4\\n4\\n' | python -m envs.play connect4``.
 Before the first move the opponent plays a few untimed warm-up positions
-(:func:`search.warmup.warm_up`); the first run after an install compiles
+(:func:`search.agents.warmup.warm_up`); the first run after an install compiles
 its kernels then, and says so ("preparing the opponent").
 Exit status: 0 when the game ends or you quit, 1 if the input ends first,
 2 for bad arguments, 130 on Ctrl-C.
@@ -32,8 +32,8 @@ from envs.render import text_board
 from games import GameError, IllegalMoveError, KInARow
 from games.cli import add_game_arguments, game_from_args
 from games.position import STONE_SYMBOLS
+from search.agents.warmup import first_compile_seconds, warm_up
 from search.protocol import Agent
-from search.warmup import first_compile_seconds, warm_up
 
 DEFAULT_OPPONENTS = {"connect4": "alphabeta:depth=6"}
 """The opponent when ``--opponent`` is not given: alpha-beta for Connect-4, the rule-based player elsewhere."""
@@ -78,7 +78,7 @@ def announce(spec: str, game: KInARow) -> None:
 
 def prepare(env: KInARowEnv) -> None:
     """Compile before the game: the env's reset and step kernels (a throwaway move), and the opponent's
-    kernels (:func:`search.warmup.warm_up`), so that the first reply comes at once."""
+    kernels (:func:`search.agents.warmup.warm_up`), so that the first reply comes at once."""
     env.reset()  # unseeded: the game's own reset(seed=...) decides who starts, as it did before
     env.step(int(np.flatnonzero(env.position().legal_mask())[0]))
     opponents = env._batch.opponents

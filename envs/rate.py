@@ -27,7 +27,7 @@ from typing import Callable, Optional, Sequence
 from envs._rounds import MAX_GAMES
 from envs.rating import LADDERS, as_agent, calibrate, ladder_path, load_ladder, rate
 from games import GAME_KINDS, GameError, make_game
-from search.agent_spec import AgentSpecError
+from search.agents.spec import AgentSpecError
 
 
 def _count(most: int) -> Callable[[str], int]:

@@ -58,10 +58,10 @@ from games import KInARow, game_from_record
 from heuristics import files
 from heuristics.defaults import game_tag
 from search.agents import make_agent
-from search.openings import Opening, make_openings
-from search.playing import play_game
+from search.agents.openings import Opening, make_openings
+from search.agents.playing import play_game
+from search.agents.warmup import warm_up
 from search.protocol import Agent
-from search.warmup import warm_up
 
 FORMAT = "alphabeta-gym-ladder"
 VERSION = 1
@@ -77,7 +77,7 @@ class Rung:
     eps: float = 0.0
 
     def agent(self, game: KInARow, warm: bool = True) -> Agent:
-        """A fresh agent for this rung, warmed up unless ``warm`` is False (:func:`search.warmup.warm_up`: its kernels
+        """A fresh agent for this rung, warmed up unless ``warm`` is False (:func:`search.agents.warmup.warm_up`: its kernels
         compile before its games; an agent built only to compare its settings needs no warm-up)."""
         inner = make_agent(self.spec, game)
         if warm:

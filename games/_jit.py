@@ -59,10 +59,6 @@ INLINED_MODULES = ("envs/_kernels.py", "envs/_seeding.py", "heuristics/_c4_bits.
                    "heuristics/_mics.py", "heuristics/_mics_lines.py", "heuristics/_threats.py")  # fmt: skip
 """The only files whose kernels use :data:`JIT_INLINE`."""
 
-JIT_CLOCK: dict[str, Any] = {**JIT, "nogil": False}
-"""For the one kernel that reads the clock through an object-mode block,
-which needs the GIL (numba warns if such a kernel asks to release it)."""
-
 JIT_PARALLEL: dict[str, Any] = {**JIT, "cache": False, "parallel": True}
 """For kernels that spread a loop over threads with ``numba.prange``: numba's
 cache does not reliably hold parallel kernels (their thread-pool glue is

@@ -27,7 +27,7 @@ Example:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn, Optional
 
 import numpy as np
 
@@ -35,7 +35,10 @@ from games import _bits
 from games._board import _legal_moves, _play, _undo
 from games._rng import zobrist_table
 from games.errors import IllegalMoveError, InvalidGameError
-from games.rules import Action, KInARow, column_name
+from games.notation import Action, column_name
+
+if TYPE_CHECKING:  # a name for the annotations only: games.rules builds positions, so it imports this module
+    from games.rules import KInARow
 
 Player = int
 """0 for the first player (``x``), 1 for the second (``o``)."""

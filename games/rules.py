@@ -41,12 +41,12 @@ from games import _bits
 from games._rules import Rules, make_rules
 from games.checks import is_integer, shown
 from games.errors import InvalidGameError, NotationError
+from games.notation import Action as Action  # re-exported: games.rules.Action stays
+from games.notation import column_index as column_index
+from games.notation import column_name as column_name
 
 if TYPE_CHECKING:
     from games.position import Position
-
-Action = int
-"""A column (gravity games) or a cell index ``row * cols + col`` (m,n,k)."""
 
 C4_ROWS = 6
 C4_COLS = 7
@@ -54,31 +54,7 @@ C4_K = 4
 MAX_SIDE = 100
 """Largest number of rows or columns (the Bologna m,n,k tournament plays up to 70,70,10)."""
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _MNK_TOKEN = re.compile(r"([a-zA-Z]+)(\d+)")
-
-
-def column_name(col: int) -> str:
-    """The letters of 0-based column ``col``: ``a`` .. ``z``, then ``aa``, ``ab`` ... (bijective base 26).
-
-    Example:
-        >>> [column_name(c) for c in (0, 25, 26, 27, 51, 52, 99)]
-        ['a', 'z', 'aa', 'ab', 'az', 'ba', 'cv']
-    """
-    name = ""
-    number = col + 1
-    while number > 0:
-        number, digit = divmod(number - 1, 26)
-        name = _LETTERS[digit] + name
-    return name
-
-
-def column_index(name: str) -> int:
-    """The 0-based column of letters ``name`` (the inverse of :func:`column_name`; any case)."""
-    number = 0
-    for letter in name.lower():
-        number = number * 26 + _LETTERS.index(letter) + 1
-    return number - 1
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 

@@ -1,6 +1,6 @@
 """Line patterns of free k-in-a-row boards (gomoku and its kin): the classifier and its lookup table.
 
-The gomoku engine (:mod:`heuristics._gomoku_state`, :mod:`search._gomoku_search`) asks one question per
+The gomoku engine (:mod:`heuristics._gomoku_state`, :mod:`search.gomoku._search`) asks one question per
 empty cell, direction and colour: *if this colour played here, what would the line through the cell
 become?*  The answer is a pattern code, named after gomoku (k = 5) but defined by how many stones a
 k-window still misses, so it means the same on every k::

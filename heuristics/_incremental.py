@@ -212,7 +212,7 @@ def _mics_move(board, rows, cols, k, cell, weights, m_stats, m_totals, m_class, 
     else:  # undone: the cell's directions are recomputed and it joins the sum again
         _mics_add(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers)
     _relines(board, rows, cols, k, cell, weights, cap, m_stats, m_totals, m_class, m_powers, m_line, m_line_out, work,
-             True)  # literal: _relines compiles once per value, on purpose (see search._negamax's _move calls)  # fmt: skip
+             True)  # literal: _relines compiles once per value, on purpose (see search.alphabeta._negamax's _move calls)  # fmt: skip
 
 
 @njit(**JIT)
@@ -333,7 +333,7 @@ def _order(state, board, rules, me, weights, cell):  # type: ignore[no-untyped-d
 
 @njit(**JIT)
 def _generate_near(board: np.ndarray, near: np.ndarray, out: np.ndarray) -> int:
-    """``search._negamax._generate``'s list with a radius on a board with stones, from the ``near`` counters.
+    """``search.alphabeta._negamax._generate``'s list with a radius on a board with stones, from the ``near`` counters.
 
     Writes the empty cells with a stone within the radius, in cell order, into ``out``;
     all empty cells if there are none.  Returns how many.

@@ -26,7 +26,7 @@ from typing import Callable, Iterator, Optional, Sequence, TypeVar
 from games import CONNECT4, Position
 from heuristics import Evaluator, get_spec, load_weights
 from search.agents import AlphaBetaAgent
-from search.engine import TranspositionTable, minimax, search
+from search.alphabeta.engine import TranspositionTable, minimax, search
 from search.solve import solve
 from tuning.match import cached_agent, play_game
 

@@ -84,19 +84,19 @@ ENTRY_POINTS: tuple[EntryPoint, ...] = (
         "--out", "{tmp}/weights.json", "--no-progress")),  # fmt: skip
     EntryPoint(
         "c4 search",
-        "from games import CONNECT4\nfrom heuristics import Evaluator\nfrom search.engine import search\n"
+        "from games import CONNECT4\nfrom heuristics import Evaluator\nfrom search.alphabeta.engine import search\n"
         "evaluator = Evaluator('threats', CONNECT4)",
         "search(CONNECT4.position('4453'), evaluator, depth=6)",
     ),
     EntryPoint(
         "mnk search",
-        "from games import MNK\nfrom heuristics import Evaluator\nfrom search.engine import search\n"
+        "from games import MNK\nfrom heuristics import Evaluator\nfrom search.alphabeta.engine import search\n"
         "game = MNK(9, 9, 5)\nevaluator = Evaluator('mics', game)",
         "search(game.position('e5 d4 e4'), evaluator, depth=3, radius=2)",
     ),
     EntryPoint(
         "gomoku agent",
-        "from games import MNK\nfrom search.agents import make_agent\nfrom search.threats import find_vcf, find_vct\n"
+        "from games import MNK\nfrom search.agents import make_agent\nfrom search.gomoku.threats import find_vcf, find_vct\n"
         "game = MNK(15, 15, 5)\nagent = make_agent('alphabeta:time_ms=300', game)\nposition = game.position('h8 h9')",
         "agent.select_move(position)\nfind_vct(position)\nfind_vcf(position)",
     ),

@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 from games import MNK
 from heuristics._gomoku_lines import MEMO_BITS, uses_table
 from search.budget import Limit
-from search.gomoku import GomokuEngine
+from search.gomoku.engine import GomokuEngine
 
 
 def parse_size(text: str) -> tuple[int, int, int, bool]:

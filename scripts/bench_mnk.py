@@ -6,7 +6,7 @@ evaluator (``mics``, ``windows``, ``patterns``), from the position with one
 stone in the centre, ``search(pos, Evaluator(h, MNK(m, n, k)), time_ms=T,
 radius=R)`` runs twice in the same process: with the array kernel's
 incremental evaluation (``heuristics._incremental``) and with it forced off
-(``search.engine.INCREMENTAL = False``: every leaf and ordering score from
+(``search.alphabeta.engine.INCREMENTAL = False``: every leaf and ordering score from
 scratch, today's ``mics`` agent).  Both searches return the same values at
 equal depth (tests/test_incremental.py); this prints how deep each gets and
 how fast, with the ratios.  The kernels are compiled by a depth-1 search
@@ -46,7 +46,7 @@ from typing import Optional, Sequence
 
 import numba
 
-import search.engine as engine
+import search.alphabeta.engine as engine
 from games import MNK
 from heuristics import NAMES, Evaluator
 from search import search

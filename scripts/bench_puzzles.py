@@ -3,7 +3,7 @@
 Every agent spec (default: ``alphabeta:heuristic=gomoku``, the gomoku engine on free
 boards, and the named baseline :data:`BASELINE`, the README's recommended
 m,n,k agent) plays one move in every puzzle of the set (default: the shipped
-:func:`search.puzzles.load_puzzles`).  A puzzle is solved when the move is
+:func:`search.gomoku.puzzles.load_puzzles`).  A puzzle is solved when the move is
 one of its winning first moves (every move that keeps a VCF against every
 defence) and took at most the limit.  An alpha-beta spec without a budget of
 its own searches for 90% of the limit, as in the m,n,k tournament.  Each
@@ -39,9 +39,9 @@ from games import KInARow
 from scripts._args import int_range, positive_float, run_interruptible, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, AgentType, make_agent
+from search.agents.warmup import warm_up
 from search.errors import SearchError
-from search.puzzles import Puzzle, load_puzzles
-from search.warmup import warm_up
+from search.gomoku.puzzles import Puzzle, load_puzzles
 from tuning.stats import wilson
 from tuning.tournament import BUDGET_SHARE, budgeted
 

@@ -60,7 +60,7 @@ from games import CONNECT4, TIC_TAC_TOE, Position
 from heuristics import Evaluator
 from scripts._args import int_list, int_range, non_negative_int, positive_int
 from scripts._report import print_machine_and_command, print_table
-from search.engine import _search, minimax, search
+from search.alphabeta.engine import _search, minimax, search
 from search.protocol import is_win_score
 
 POSITIONS_VERSION = "c4-search-v1"

@@ -35,8 +35,8 @@ import numpy as np
 from games import MNK, Position
 from heuristics import Evaluator
 from search import TranspositionTable, is_win_score, search
-from search.agents import generic_heuristic
-from search.threats import ThreatResult, find_vcf, find_vct
+from search.alphabeta.engine import generic_heuristic
+from search.gomoku.threats import ThreatResult, find_vcf, find_vct
 
 GAME = MNK(15, 15, 5)
 FILLERS = [(0, 0), (0, 14), (14, 0), (14, 14), (0, 7), (14, 7), (7, 0), (7, 14)]

@@ -2,7 +2,7 @@
 
 Reads the JSON of ``python -m scripts.gomoku_match --out`` and replays each game agent A lost.  After each of
 A's moves (the opening's stones excluded) the opponent, to move, looks for a forced win by fours and threes
-(:func:`search.threats.find_vct`, ``--nodes`` moves); the first move after which it finds one is where the game
+(:func:`search.gomoku.threats.find_vct`, ``--nodes`` moves); the first move after which it finds one is where the game
 was lost to an attack a threat search proves, and the moves it took to prove say how big a check would have
 seen it.  A game with no such move was lost to something else (a slower attack, a quiet move).  Prints one line
 per lost game and a summary of the proof sizes.  ``--alternatives`` also tries each of A's moves within two cells
@@ -27,7 +27,7 @@ from scipy.ndimage import binary_dilation
 from games import MNK
 from scripts._args import load_report, run_interruptible, threat_search_options
 from scripts.gomoku_match import board_type
-from search.threats import find_vct
+from search.gomoku.threats import find_vct
 
 DEFAULT_NODES = 200_000
 """Moves each threat search may try (about 0.7 s on 15x15 when it finds nothing)."""

@@ -2,7 +2,7 @@
 
 Openings: ``--stones`` stones placed at random within 3 cells of the centre
 (alternately by the first and the second player), kept only if neither side
-has a VCF (:func:`search.threats.find_vcf`, the side not to move checked
+has a VCF (:func:`search.gomoku.threats.find_vcf`, the side not to move checked
 after a pass-like stone in a far corner) and a shallow search
 (``--check-depth`` plies, the ``windows`` evaluator) proves nothing; of
 three such candidates per opening wanted, the ones whose shallow score is
@@ -46,11 +46,11 @@ from heuristics import Evaluator
 from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, run_interruptible, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, AgentType, make_agent
-from search.engine import search
-from search.openings import canonical_key
+from search.agents.openings import canonical_key
+from search.agents.warmup import warm_up
+from search.alphabeta.engine import search
+from search.gomoku.threats import find_vcf
 from search.protocol import is_win_score
-from search.threats import find_vcf
-from search.warmup import warm_up
 from tuning.stats import pentanomial
 from tuning.tournament import BUDGET_SHARE, GameRecord, budgeted, play_timed_game
 

@@ -1,13 +1,13 @@
-"""Rebuild the gomoku puzzle set (``search/data/gomoku-puzzles.json``) from games between existing agents, reproducibly.
+"""Rebuild the gomoku puzzle set (``search/gomoku/data/gomoku-puzzles.json``) from games between existing agents, reproducibly.
 
 For each board (15,15,5 freestyle, 15,15,5 exact-k, 20,20,5 freestyle),
 seeded games are played from a few random stones near the centre between
 cheap agents that blunder into forced wins (a depth-2 alpha-beta without
 threat search, with a random move now and then, against the same or the
 rule-based player).  After every move the side to move's shortest VCF is
-looked for (:func:`search.threats.find_vcf`); the first position of a game
+looked for (:func:`search.gomoku.threats.find_vcf`); the first position of a game
 with one of at least 3 plies becomes a candidate, and it is kept if its
-set of winning first moves (:func:`search.puzzles.winning_moves`, every
+set of winning first moves (:func:`search.gomoku.puzzles.winning_moves`, every
 move that keeps a proved VCF against every defence) is non-empty and at
 most ``--most-winning`` moves (a position where almost anything wins
 tests nothing).  Each board collects up to ``--per-length`` puzzles for
@@ -19,7 +19,7 @@ the same file.
 
 Run it from the repository root (several minutes)::
 
-    python -m scripts.make_puzzles --seed 1 --out search/data/gomoku-puzzles.json
+    python -m scripts.make_puzzles --seed 1 --out search/gomoku/data/gomoku-puzzles.json
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from games import MNK, Position
 from scripts._args import int_range, non_negative_int, positive_int, writable_file
 from scripts._files import write_text_atomic
 from search.agents import AgentType, make_agent
-from search.puzzles import CHECK_NODES, VCT_CHECK_NODES, Puzzle, puzzles_json, winning_moves
-from search.threats import find_vcf, find_vct
+from search.gomoku.puzzles import CHECK_NODES, VCT_CHECK_NODES, Puzzle, puzzles_json, winning_moves
+from search.gomoku.threats import find_vcf, find_vct
 
 BOARDS: tuple[tuple[int, int, int, bool, int], ...] = ((15, 15, 5, False, 1), (15, 15, 5, True, 1), (20, 20, 5, False, 2))
 """(rows, cols, k, exact_k, weight): the 20x20 board gets ``weight`` times fewer puzzles per length."""
@@ -139,8 +139,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--most-winning", type=positive_int, default=12,
                         help="skip positions with more winning first moves than this (default 12)")  # fmt: skip
     parser.add_argument("--max-games", type=positive_int, default=400, help="games per board at most (default 400)")
-    parser.add_argument("--out", type=writable_file, default=Path("search/data/gomoku-puzzles.json"),
-                        help="the file to write (default search/data/gomoku-puzzles.json)")  # fmt: skip
+    parser.add_argument("--out", type=writable_file, default=Path("search/gomoku/data/gomoku-puzzles.json"),
+                        help="the file to write (default search/gomoku/data/gomoku-puzzles.json)")  # fmt: skip
     args = parser.parse_args(argv)
     try:
         started = time.perf_counter()

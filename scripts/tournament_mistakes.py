@@ -3,7 +3,7 @@
 Reads the JSON of ``python -m scripts.mnk_tournament --out``.  For one agent (``--agent``: ``A``, ``B``, ... or
 its label; default A) it replays every game the agent played and checks each position right after the opponent
 moved (a position reached in several games is checked once): can the agent, to move, force a win?  Two checks:
-threat-space search (:func:`search.threats.find_vcf`, then :func:`~search.threats.find_vct` with ``--nodes``
+threat-space search (:func:`search.gomoku.threats.find_vcf`, then :func:`~search.gomoku.threats.find_vct` with ``--nodes``
 moves, on boards without gravity and ``k >= 4``), whose wins are proofs, and, with ``--think SPEC``, that
 agent's search returning a win score (``alphabeta:time_ms=3000`` thinks three times as long as a tournament
 move; a pruned search's win is its claim, not a proof).  Against an opponent that never errs no agent scores
@@ -29,8 +29,8 @@ from games import make_game
 from games.position import Position
 from scripts._args import load_report, run_interruptible, threat_search_options
 from search.agents import make_agent
+from search.gomoku.threats import applies, find_vcf, find_vct
 from search.protocol import is_win_score, plies_to_end
-from search.threats import applies, find_vcf, find_vct
 
 DEFAULT_NODES = 300_000
 """Moves each threat search may try (VCF, then VCT): a few seconds at most on a 10x10 board."""

@@ -8,8 +8,8 @@ Public API::
     result.move, result.score, result.depth, result.nodes, result.pv
 """
 
+from search.alphabeta.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.budget import Limit, LimitError
-from search.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end
 
 __all__ = [

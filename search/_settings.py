@@ -1,13 +1,13 @@
 """The one layout of the search kernels' settings: an ``int64`` array read and written by both kernels.
 
-The array kernel (:mod:`search._negamax`) and the bitboard kernel
-(:mod:`search._bitnegamax`) take the same ``settings`` array: what to search
+The array kernel (:mod:`search.alphabeta._negamax`) and the bitboard kernel
+(:mod:`search.alphabeta._bitnegamax`) take the same ``settings`` array: what to search
 with (``S_HID`` .. ``S_TT_GENERATION``), the counters the kernel writes back
 (``S_NODES``, ``S_ABORTED``), the bitboard kernel's plan (``S_ARRAY`` ..
 ``S_ORDER_DEPTH``) and, from ``S_SQUARE_VALUES``, the ``square_values``
 table in bitboard order (64 entries).  The game itself is not here: it
 travels as :class:`games._rules.Rules`.  :func:`new_settings` is the one
-builder, used by :mod:`search.engine`.
+builder, used by :mod:`search.alphabeta.engine`.
 """
 
 from __future__ import annotations

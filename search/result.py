@@ -1,7 +1,7 @@
 """What a search returns (:class:`SearchResult`) and how deep it may go (:data:`MAX_DEPTH`).
 
-Shared by :func:`search.engine.search`, the kept per-agent searcher
-(:mod:`search._bitsearcher`), the batched searches and the threat-space
+Shared by :func:`search.alphabeta.engine.search`, the kept per-agent searcher
+(:mod:`search.alphabeta._bitsearcher`), the batched searches and the threat-space
 search, so none of them has to import the engine for its result type.
 """
 

@@ -3,7 +3,7 @@
 Entries are 32 bytes, two per cache line, laid out as one structured
 buffer; the kernels receive one strided view per field (key, score,
 depth, bound flag, best move, stamp), so a probe or a store touches one
-line.  Win scores are stored relative to their node (``search._negamax``).
+line.  Win scores are stored relative to their node (``search.alphabeta._negamax``).
 """
 
 from __future__ import annotations

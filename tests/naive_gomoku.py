@@ -107,7 +107,7 @@ def negamax(engine, colour: int, depth: int, ply: int = 0) -> float:  # type: ig
     """Plain negamax (no pruning, no table) over the gomoku engine's rules: its threat exits, forced replies,
     threat extension, move generation and static value, walked with its make/unmake (``engine``: a GomokuEngine)."""
     from heuristics._gomoku_state import _make, _unmake
-    from search import _gomoku_search as gs
+    from search.gomoku import _search as gs
 
     st, cfg, ctx = engine.st, engine.cfg, engine.ctx
     decided, value, forced = gs._threat_exits(st, colour, ply)

@@ -2,7 +2,7 @@
 
 Same conventions as search.protocol: negamax scores from the side to move, a
 win ``p`` plies below the root scores ``WIN_SCORE - p``, draws 0, heuristic
-leaves clipped to ``HEURISTIC_LIMIT``.  Radius pruning as search._negamax
+leaves clipped to ``HEURISTIC_LIMIT``.  Radius pruning as search.alphabeta._negamax
 documents it (king-move distance to a stone, the centre on an empty board).
 """
 

@@ -11,9 +11,9 @@ import search.tt as tt_module
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow, Position
 from heuristics import Evaluator, WeightFileError, save_weights
 from search import Agent, Limit, TranspositionTable
-from search.agent_spec import weight_file_of
 from search.agents import AgentSpecError, AlphaBetaAgent, MinimaxAgent, make_agent
-from search.simple_agents import RandomAgent, RuleBasedAgent
+from search.agents.simple import RandomAgent, RuleBasedAgent
+from search.agents.spec import weight_file_of
 from search.tt import TableSizeError
 
 

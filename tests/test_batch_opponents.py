@@ -16,8 +16,8 @@ from envs._seeding import _draw_rows, _pcg64_states, reseed
 from envs.batched import AlphaBetaBatch, BatchOpponent
 from games import CONNECT4, MNK, TIC_TAC_TOE, Connect4, IllegalMoveError, KInARow, Position
 from games._bits import _from_board
-from search._batchsearch import _bits_from_obs, _board_from_obs
 from search.agents import make_agent
+from search.alphabeta._batchsearch import _bits_from_obs, _board_from_obs
 from tests.positions import random_position
 from tests.test_env_vector import assert_same, masked_random_actions
 
@@ -317,7 +317,7 @@ def test_an_sb3_maskable_policy_plays_what_it_predicts() -> None:
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([CONNECT4, Connect4(5, 4, 3), Connect4(7, 8, 4)]))
 def test_bitboards_read_from_the_observation_are_the_array_boards(seed: int, game: KInARow) -> None:
-    """search._batchsearch._bits_from_obs (the batch's root, no array board) equals _board_from_obs then _from_board."""
+    """search.alphabeta._batchsearch._bits_from_obs (the batch's root, no array board) equals _board_from_obs then _from_board."""
     obs = opponent_view(random_position(game, seed))
     board, heights = np.zeros(game.n_cells, dtype=np.int8), np.zeros(game.cols, dtype=np.int32)
     ply = _board_from_obs(obs, game.rows, game.cols, board, heights)

@@ -1,4 +1,4 @@
-"""The batched opponent's written-out depth-1 and depth-2 search (search._twoply) against the general bitboard search.
+"""The batched opponent's written-out depth-1 and depth-2 search (search.alphabeta._twoply) against the general bitboard search.
 
 Two batches of the same agent answer the same positions, one with the
 written-out search allowed (where it applies) and one with the general

@@ -74,7 +74,7 @@ def test_top_q_goes_deeper_than_full_width_on_the_same_node_budget() -> None:
 
 
 def test_measure_restores_the_switch() -> None:
-    import search.engine as engine
+    import search.alphabeta.engine as engine
 
     run = bench_mnk.measure((5, 5, 4), "windows", False, 20, 1)
     assert run.depth >= 1 and run.nodes >= 1 and engine.INCREMENTAL is True

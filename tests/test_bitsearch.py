@@ -19,10 +19,10 @@ from heuristics._c4_bits import fits as c4_fits
 from heuristics._c4_features import _evaluate as c4_evaluate
 from heuristics._lines import window_table
 from search import WIN_SCORE, TranspositionTable, minimax, plies_to_end, search
-from search._bitsearcher import BitSearcher
 from search.agents import AlphaBetaAgent
+from search.alphabeta._bitsearcher import BitSearcher
+from search.alphabeta.engine import _search, _uses_bitboards
 from search.budget import Limit
-from search.engine import _search, _uses_bitboards
 from tests.positions import random_position
 
 # Gravity boards that fit a word: Connect-4, small and odd shapes, a full 64-bit word (7x8), a tall
@@ -223,7 +223,7 @@ def test_a_cleared_or_forgotten_table_searches_like_a_fresh_one(game: KInARow, n
        moves=st.integers(1, 4))  # fmt: skip
 def test_a_kept_bit_searcher_searches_what_search_searches(seed: int, case: tuple[str, KInARow], budget: str,
                                                            moves: int) -> None:  # fmt: skip
-    """search._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, the kernel's entry point called
+    """search.alphabeta._bitsearcher.BitSearcher (an agent's kept set-up, buffers reused dirty, the kernel's entry point called
     directly) returns what a brand-new searcher returns, and search() (which keeps one per evaluator and thread) too,
     bit for bit: move, score, depth, nodes and PV, over several moves of one game with one kept table each and the
     same seeded root noise, for every heuristic and several board shapes."""
@@ -272,8 +272,8 @@ def test_copies_of_agents_positions_and_tables_search_with_the_kernels_already_c
     """A pickled or deep-copied agent (the env's opponents are copies), a position sent to a worker, a one-slot
     table and a search without table take the arguments' types of the first search: numba types an array's
     layout and write flag, so a copy that came back writable or contiguous would compile the search again."""
-    from search import _bitnegamax as bn
-    from search import _negamax as nm
+    from search.alphabeta import _bitnegamax as bn
+    from search.alphabeta import _negamax as nm
 
     agent = AlphaBetaAgent(CONNECT4, depth=3, seed=5)
     position = CONNECT4.position("4453")

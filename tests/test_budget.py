@@ -17,9 +17,9 @@ from games import CONNECT4, TIC_TAC_TOE, make_game
 from heuristics import Evaluator, WeightFileError, load_weights, save_weights
 from heuristics.defaults import DEFAULT_SEARCH
 from search import Limit, LimitError, minimax, search
-from search.agents import _KEYS, AlphaBetaAgent, make_agent
+from search.agents import KINDS, AlphaBetaAgent, make_agent
+from search.alphabeta.engine import _search
 from search.budget import FIELD_TYPES, FIELDS, load_weight_file
-from search.engine import _search
 from tuning.gauntlet import WEIGHTS_DIR, default_gauntlet, member_spec
 from tuning.space import Candidate
 
@@ -119,7 +119,7 @@ def test_from_dict_refuses_unknown_names_and_non_mappings() -> None:
 def test_the_fields_and_their_types_come_from_the_type() -> None:
     assert FIELDS == ("depth", "branching", "nodes", "time_ms", "radius")  # the order weight files write
     assert FIELD_TYPES == {"depth": int, "branching": int, "nodes": int, "time_ms": float, "radius": int}
-    assert set(FIELDS) <= _KEYS["alphabeta"]
+    assert set(FIELDS) <= set(KINDS["alphabeta"].keys())
 
 
 # --- weight files ---------------------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from games import CONNECT4, TIC_TAC_TOE, AlphabetaError, Connect4, GameError, Il
 from games.checks import check_int, check_seed
 from games.errors import InvalidValueError
 from search.agents import AlphaBetaAgent, make_agent
+from search.agents.simple import ways_to_win
 from search.errors import SearchError, UnsolvableGameError
-from search.simple_agents import ways_to_win
 from search.solve import PerfectAgent, Solver, solve
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,7 +20,7 @@ from games import GOMOKU, MNK, Connect4, InvalidGameError, KInARow, game_from_re
 from heuristics import Evaluator, load_weights
 from heuristics.defaults import game_tag
 from search import minimax, search
-from search.engine import _search, _uses_bitboards
+from search.alphabeta.engine import _search, _uses_bitboards
 from search.solve import Solver
 from tests.naive import NaiveGame
 from tests.naive_search import naive_negamax

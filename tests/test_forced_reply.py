@@ -1,7 +1,7 @@
 """The array kernel's forced-reply rule and top-q branching, against references.
 
 When the opponent threatens to win on its next move and two or more plies
-are left, the kernel searches only the blocks (``search._negamax._keep_blocks``):
+are left, the kernel searches only the blocks (``search.alphabeta._negamax._keep_blocks``):
 the value must stay the plain minimax value bit for bit, and the node count
 must be the block's subtree alone.  Top-q with q at least the number of
 candidate moves must be the plain search, node for node.
@@ -154,8 +154,8 @@ def test_the_new_agent_never_loses_5_5_4_as_second_against_perfect_play() -> Non
     draw, and the agent must hold it as second player.
     """
     from scripts.bench_mnk import NEW
-    from search.agent_spec import parse_spec
     from search.agents import make_agent
+    from search.agents.spec import parse_spec
 
     options = parse_spec(NEW).options
     assert "branching" in options and "solve_ms" in options

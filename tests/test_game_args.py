@@ -12,7 +12,7 @@ from games.cli import add_game_arguments, game_from_args
 
 CLIS = ["games.perft", "envs.play", "search.solve", "tuning.match", "tuning.fit", "tuning.blunders", "tuning.labels",
         "tuning.run"]  # fmt: skip
-PARSER_MODULE = {"search.solve": "search._solve_cli"}
+PARSER_MODULE = {"search.solve": "search.solve.cli"}
 """Where a command line's parser lives when the module users run delegates to a private one."""
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games import MNK
 from scripts import gomoku_match
-from search.threats import find_vcf
+from search.gomoku.threats import find_vcf
 from tests.test_mnk_tournament import FirstFree
 from tuning.tournament import play_timed_game
 
@@ -116,7 +116,7 @@ def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Pa
 def test_the_losses_script_finds_the_move_after_which_the_opponent_proves_a_vct(tmp_path: Path,
                                                                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     from scripts import gomoku_losses
-    from search.threats import find_vct
+    from search.gomoku.threats import find_vct
     from tests.inprocess import run_main
     from tests.test_tss import UNDER_ATTACK
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from games import MNK
 from heuristics._gomoku_lines import FIVE, FOUR, NONE, OPEN_FOUR, OPEN_THREE, THREE, half_width, pattern_table
 from heuristics._gomoku_state import _make, _unmake
-from search import _gomoku_search as gs
-from search.gomoku import ENGINE_WEIGHTS, GomokuEngine
+from search.gomoku import _search as gs
+from search.gomoku.engine import ENGINE_WEIGHTS, GomokuEngine
 from tests import naive_gomoku as naive
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute

@@ -15,16 +15,16 @@ import pytest
 from games import CONNECT4, MNK, Position
 from heuristics import Evaluator, WeightError
 from heuristics._gomoku_state import CLASS_WIN, N_CLASSES, _make, _unmake
-from search import _gomoku_search as gs
-from search import agents as agents_module
 from search.agents import AlphaBetaAgent, make_agent
 from search.budget import Limit
 from search.errors import SearchError
-from search.gomoku import GomokuEngine
+from search.gomoku import _search as gs
+from search.gomoku import player as agents_module
+from search.gomoku.engine import GomokuEngine
+from search.gomoku.threats import DEFAULT_VCT_DEPTH, find_vcf, find_vct
 from search.protocol import WIN_SCORE
 from search.result import SearchResult
 from search.solve import solve
-from search.threats import DEFAULT_VCT_DEPTH, find_vcf, find_vct
 from tests import naive_gomoku as naive
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
@@ -461,7 +461,7 @@ def test_the_in_tree_check_runs_below_the_root_only_where_the_last_move_left_thr
 
 
 def _kernel_vct(engine: GomokuEngine, position: Position, near: int, budget: int, limit: int) -> int:
-    """The plies of the engine's own VCT (:func:`search._gomoku_search._vct`) for the side to move, or -1."""
+    """The plies of the engine's own VCT (:func:`search.gomoku._search._vct`) for the side to move, or -1."""
     engine.sync(position)
     ctl = engine.ctx[0]
     ctl[gs.C_ABORTED], ctl[gs.C_HVCT_CALL_NODES] = 0, budget

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from games import MNK
-from search import _gomoku_search as gs
 from search.budget import Limit
-from search.gomoku import GomokuEngine, clock_mask, lateness, phase_seconds, safety_margin
-from search.threats import find_vcf, guard_move, threat_move
+from search.gomoku import _search as gs
+from search.gomoku.engine import GomokuEngine, clock_mask, lateness, phase_seconds, safety_margin
+from search.gomoku.threats import find_vcf, guard_move, threat_move
 from tests.test_tss import FOUR_THREE, padded, position_from, threatened_four_three
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute

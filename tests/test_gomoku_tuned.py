@@ -11,8 +11,8 @@ from games import KInARow, make_game
 from heuristics import load_weights
 from heuristics._gomoku import SPEC as GOMOKU_SPEC
 from search.agents import AgentSpecError, AlphaBetaAgent, make_agent
-from search.gomoku import ENGINE_WEIGHTS, GomokuEngine
-from search.openings import OpeningBook
+from search.agents.openings import OpeningBook
+from search.gomoku.engine import ENGINE_WEIGHTS, GomokuEngine
 
 # Every test module that searches with the gomoku engine runs on one worker: on a fresh clone its kernels (a minute
 # of compiling) then compile once, not in both workers at the same time.

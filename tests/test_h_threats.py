@@ -17,7 +17,7 @@ from heuristics._lines import window_table
 from heuristics._threats import N_FEATURES, SPEC, _evaluate, _order, colour_dual
 from heuristics._threats_bits import N_CONSTS, _evaluate_bits, constants, fits
 from search import minimax, plies_to_end, search
-from search._bitnegamax import N_BIT_CONSTS, N_BIT_WEIGHTS
+from search.alphabeta._bitnegamax import N_BIT_CONSTS, N_BIT_WEIGHTS
 from tests import naive_threats
 from tests.positions import board_from, random_position
 from tests.test_bitsearch import gravity_fill

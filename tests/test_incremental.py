@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import search.engine as engine
+import search.alphabeta.engine as engine
 from games import MNK, KInARow
 from heuristics import Evaluator
 from heuristics._dispatch import _evaluate, _order

@@ -43,7 +43,7 @@ def test_the_check_catches_every_hand_spelled_form() -> None:
     bad = ["@njit\ndef f(): pass", "@njit(cache=True)\ndef f(): pass", "@numba.njit(**JIT, inline='always')\ndef f(): pass",
            "g = njit(nogil=True)(f)", "@jit(**JIT, cache=False)\ndef f(): pass"]  # fmt: skip
     assert all(hand_spelled_options(source) == [1] for source in bad)
-    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_PARALLEL)\ndef g(): pass\nh = numba.njit(**JIT_CLOCK)(f)\n"
+    good = "@njit(**JIT)\ndef f(): pass\n@njit(**JIT_PARALLEL)\ndef g(): pass\nh = numba.njit(**JIT_INLINE)(f)\n"
     assert hand_spelled_options(good) == []
 
 
@@ -54,7 +54,7 @@ def test_no_module_hard_codes_jit_options() -> None:
             source = path.read_text()
             for number in hand_spelled_options(source):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {source.splitlines()[number - 1].strip()}")
-    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_CLOCK, JIT_PARALLEL) from games._jit:\n" + "\n".join(offenders)
+    assert not offenders, "use @njit(**JIT) (or JIT_INLINE, JIT_PARALLEL) from games._jit:\n" + "\n".join(offenders)
 
 
 def test_the_options_cache_compiled_code() -> None:
@@ -129,8 +129,8 @@ import numpy as np
 import envs
 from games import CONNECT4
 from heuristics import Evaluator, _dispatch
-from search import _bitnegamax as bn
-from search.engine import _search
+from search.alphabeta import _bitnegamax as bn
+from search.alphabeta.engine import _search
 
 for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
     _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=True)
@@ -152,7 +152,7 @@ def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
     The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
-    it: each compiles once.  (The incremental updates compile once per sign on purpose: see search._negamax.)  In a
+    it: each compiles once.  (The incremental updates compile once per sign on purpose: see search.alphabeta._negamax.)  In a
     fresh process (other tests' calls would count) on an empty cache: a kernel loaded from the cache brings its
     callees' code along, so their dispatchers would list no signature at all.  The array search's callers are
     checked on the shared cache below (an empty cache would compile every evaluator again for it, 40 s more).
@@ -184,9 +184,9 @@ ARRAY_SIGNATURES = """
 import copy, json, pickle
 from games import CONNECT4, MNK
 from heuristics import Evaluator
-from search import _negamax as nm
+from search.alphabeta import _negamax as nm
 from search.agents import make_agent
-from search.engine import _search
+from search.alphabeta.engine import _search
 
 for name in ("c4_features", "windows"):  # the engine's array search on a gravity board
     _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=False)
@@ -217,9 +217,9 @@ def test_the_array_search_loads_or_compiles_once_for_every_caller() -> None:
 GOMOKU_SEARCH = """
 import json
 from games import MNK
-from search import _gomoku_search as gs
+from search.gomoku import _search as gs
 from search.budget import Limit
-from search.gomoku import GomokuEngine
+from search.gomoku.engine import GomokuEngine
 
 game = MNK(9, 9, 5)
 result = GomokuEngine(game, tt_bits=10).search(game.position([40, 0, 41, 80, 42]), Limit(depth=3))
@@ -250,8 +250,8 @@ import json, sys
 from numba.core.registry import CPUDispatcher
 from games import MNK
 from search.agents import make_agent
-from search.threats import find_vcf, find_vct
-from search.warmup import warm_up
+from search.gomoku.threats import find_vcf, find_vct
+from search.agents.warmup import warm_up
 
 game = MNK(15, 15, 5)
 warm_up(make_agent("alphabeta:depth=2", game), game)  # the Piskvork brain's START: the engine, the rule kernels

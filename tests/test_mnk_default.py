@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4
-from search.agent_spec import AgentSpecError
-from search.agents import MNK_DEFAULT, default_heuristic, generic_heuristic, make_agent, uses_gomoku_engine, uses_mnk_default
+from search.agents import MNK_DEFAULT, default_heuristic, make_agent, uses_gomoku_engine, uses_mnk_default
+from search.agents.spec import AgentSpecError
+from search.alphabeta.engine import generic_heuristic
 from search.budget import Limit
 from search.errors import SearchError
-from search.gomoku import ENGINE_WEIGHTS, FUTILITY, FUTILITY_CELLS, SWITCH_NAMES, GomokuEngine
+from search.gomoku.engine import ENGINE_WEIGHTS, FUTILITY, FUTILITY_CELLS, SWITCH_NAMES, GomokuEngine
 from search.solve import solve
 
 # the engine's kernels compile once, on the worker of every module that searches with it
@@ -139,12 +140,12 @@ def test_engine_switches_are_refused_with_the_bad_value_or_where_the_engine_does
 
 
 def test_a_bad_switch_is_refused_before_the_engine_and_its_table_are_built(monkeypatch):
-    import search.agents
+    import search.gomoku.player
 
     def no_engine(*args, **kwargs):
         raise AssertionError("the engine was built before the switches were checked")
 
-    monkeypatch.setattr(search.agents, "GomokuEngine", no_engine)
+    monkeypatch.setattr(search.gomoku.player, "GomokuEngine", no_engine)
     with pytest.raises(ValueError, match="vct_ply=-3 must be"):
         make_agent("alphabeta:vct_ply=-3", GOMOKU)
 

@@ -10,10 +10,10 @@ import pytest
 
 import envs  # noqa: F401
 from games import CONNECT4, TIC_TAC_TOE, Connect4
-from search._perfect import SOURCES
 from search.agents import make_agent
-from search.simple_agents import RandomAgent
+from search.agents.simple import RandomAgent
 from search.solve import PerfectAgent, Solver, solve
+from search.solve._perfect import SOURCES
 
 BUDGET_MS = 40.0
 SLACK_MS = 40.0  # the documented overshoot (a clock read per 4,096 nodes, alpha-beta's depth 1) plus Python around it

@@ -14,7 +14,7 @@ from typing import Iterator, Optional
 import pytest
 
 from games import MAX_SIDE
-from search._piskvork_time import Limits, move_budget_ms, table_slots, with_budget
+from search.piskvork._time import Limits, move_budget_ms, table_slots, with_budget
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -341,8 +341,8 @@ def test_the_exact_solver_is_refused_per_start_size_not_at_launch() -> None:
 
 def test_the_reply_fits_the_turn_time_spent_before_the_search_included(monkeypatch: pytest.MonkeyPatch) -> None:
     """The search gets the move's budget less what the reply already used, and DEBUG reports the whole reply."""
-    from search import _piskvork_brain
-    from search._piskvork_brain import Brain
+    from search.piskvork import _brain as _piskvork_brain
+    from search.piskvork._brain import Brain
 
     brain = Brain(k=5, spec="alphabeta:heuristic=windows,radius=2", debug=True)
     assert brain.handle("INFO timeout_turn 600") == [] and brain.handle("START 9") == ["OK"]

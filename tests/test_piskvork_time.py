@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from search._piskvork_brain import Brain
-from search._piskvork_time import OVERHEAD_MS, TURN_MARGIN_MS, Limits, match_left_ms, move_budget_ms
 from search.agents import make_agent
+from search.piskvork._brain import Brain
+from search.piskvork._time import OVERHEAD_MS, TURN_MARGIN_MS, Limits, match_left_ms, move_budget_ms
 
 SPEC = "alphabeta:heuristic=windows,radius=2"  # a cheap searcher: the clock, not the engine, is under test
 MIN_REPLIES = 5

@@ -11,8 +11,8 @@ import pytest
 from games import MNK
 from scripts import bench_puzzles
 from search.errors import SearchError
-from search.puzzles import Puzzle, load_puzzles, puzzles_json, verify, winning_moves, wins_after
-from search.threats import find_vcf
+from search.gomoku.puzzles import Puzzle, load_puzzles, puzzles_json, verify, winning_moves, wins_after
+from search.gomoku.threats import find_vcf
 
 SHIPPED = load_puzzles()
 VCT_SAMPLE = 2

@@ -15,7 +15,7 @@ from games import CONNECT4, MNK
 from heuristics import HEURISTICS, NAMES, Evaluator, UnknownHeuristicError, _dispatch
 from heuristics.bounds import max_abs_evaluation
 from heuristics.registry import REGISTRY, kernel_id
-from search import _bitnegamax
+from search.alphabeta import _bitnegamax
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow, Position
-from search._rule_kernels import _dangers, _fork_actions, _star_threats
+from search.agents._rule_kernels import _dangers, _fork_actions, _star_threats
+from search.agents.simple import RandomAgent, Rule, RuleBasedAgent, rule_based_move, rule_candidates, ways_to_win
 from search.protocol import Agent
-from search.simple_agents import RandomAgent, Rule, RuleBasedAgent, rule_based_move, rule_candidates, ways_to_win
 from tests.positions import random_position
 
 SHAPES: list[KInARow] = [

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow, Position
 from heuristics import Evaluator
-from search.engine import search
+from search.alphabeta.engine import search
 from search.protocol import WIN_SCORE
 from search.solve import Solver, solvable, solve
 from tests.naive_solve import naive_score

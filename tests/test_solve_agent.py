@@ -7,8 +7,8 @@ import pytest
 
 from games import GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow, Position
 from search import Agent
-from search.agents import SPEC_NAMES, AgentSpecError, make_agent
-from search.simple_agents import RandomAgent, RuleBasedAgent
+from search.agents import KINDS, AgentSpecError, make_agent
+from search.agents.simple import RandomAgent, RuleBasedAgent
 from search.solve import PerfectAgent, solve
 
 
@@ -72,7 +72,7 @@ def test_same_seed_same_game_and_seeds_vary_the_choice_among_equals() -> None:
 
 
 def test_perfect_spec() -> None:
-    assert "perfect" in SPEC_NAMES
+    assert "perfect" in tuple(KINDS)
     agent = make_agent("perfect:weak=1,tt=4096,seed=3", TIC_TAC_TOE)
     assert isinstance(agent, PerfectAgent) and agent.weak and agent.solver.tt_size == 4096
     assert isinstance(agent, Agent)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from games import MNK, Connect4
-from search.solve import main as solve_main
 from search.solve import solve
+from search.solve.cli import main as solve_main
 from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 

@@ -1,4 +1,4 @@
-"""Threat-space search (search/threats.py over search/_tss.py) against known wins and the slow references of tests/naive_tss.py."""
+"""Threat-space search (search/gomoku/threats.py over search/_tss.py) against known wins and the slow references of tests/naive_tss.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from games import MNK, Position
 from search.agents import make_agent
-from search.threats import ThreatResult, find_vcf, find_vct, guard_threats, threat_move
+from search.gomoku.threats import ThreatResult, find_vcf, find_vct, guard_threats, threat_move
 from tests import naive_tss as nv
 from tests.positions import random_position
 
@@ -275,7 +275,7 @@ def threatened_four_three(game: MNK) -> Position:
 def test_the_agent_stops_the_opponents_vcf_that_its_alpha_beta_does_not_see() -> None:
     """o threatens the four-three of FOUR_THREE; x's depth-1 search alone leaves o a VCF, the guarded agent does not."""
     from search.agents import AlphaBetaAgent
-    from search.threats import guard_move
+    from search.gomoku.threats import guard_move
 
     game = MNK(15, 15, 5)
     pos = threatened_four_three(game)
@@ -349,7 +349,7 @@ UNDER_ATTACK = "n10 m12 h9 m11 m10 l10 n9 l11"
 def test_a_deadline_stops_the_search_and_says_so() -> None:
     import time
 
-    from search._tss import CLOCK_NODES
+    from search.gomoku._tss import CLOCK_NODES
 
     game = MNK(20, 20, 5)
     after = game.position(UNDER_ATTACK + " n11")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
-from search.simple_agents import Rule, RuleBasedAgent, rule_candidates
-from search.warmup import first_compile_seconds, warm_up, warm_up_positions
+from search.agents.simple import Rule, RuleBasedAgent, rule_candidates
+from search.agents.warmup import first_compile_seconds, warm_up, warm_up_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,8 +16,8 @@ import optuna
 from games import KInARow, make_game
 from heuristics import get_spec
 from heuristics.defaults import game_tag
-from search.agent_spec import weight_file_of
 from search.agents import make_agent
+from search.agents.spec import weight_file_of
 from search.budget import Limit, load_weight_file
 from tuning._incumbent import Incumbent, find_incumbent
 from tuning._study import check_writable, create_or_load, open_storage, sampler_seed

@@ -26,8 +26,8 @@ from games import KInARow
 from heuristics.defaults import game_tag
 from heuristics.registry import HEURISTICS
 from heuristics.weights import shipped_weights_folder
-from search.agent_spec import weight_file_of
 from search.agents import make_agent
+from search.agents.spec import weight_file_of
 from search.budget import Limit, load_weight_file
 from tuning.match import MatchRunner, default_workers
 from tuning.openings import make_openings

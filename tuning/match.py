@@ -43,8 +43,8 @@ from games import KInARow
 from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from search.agents import AgentSpecError, AgentType, make_agent
-from search.openings import Opening, make_openings
-from search.playing import play_game
+from search.agents.openings import Opening, make_openings
+from search.agents.playing import play_game
 from tuning.stats import Estimate, Sprt, parse_sprt, pentanomial, trinomial
 
 

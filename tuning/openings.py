@@ -1,11 +1,11 @@
-"""The tuner's openings: :mod:`search.openings`, where the rating ladder of :mod:`envs` finds them too.
+"""The tuner's openings: :mod:`search.agents.openings`, where the rating ladder of :mod:`envs` finds them too.
 
 Kept under this name for the tuner's modules and for scripts written against it.
 """
 
 from __future__ import annotations
 
-from search.openings import (
+from search.agents.openings import (
     FORMAT,
     Opening,
     OpeningBook,

@@ -12,7 +12,7 @@ without a budget of its own (no ``depth``, ``nodes`` or ``time_ms``), and a
 weight file, search for :data:`BUDGET_SHARE` of the limit; other specs play
 as written and answer for their own time.  Each agent plays the warm-up
 positions of every configuration untimed before its games
-(:func:`search.warmup.warm_up`: the empty board, a middle game, a win, a
+(:func:`search.agents.warmup.warm_up`: the empty board, a middle game, a win, a
 block, forks), so that compiling or loading the kernels of every code path
 is not charged to a timed move (a real tournament would charge it; this one
 compares search, not start-up).
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from games import Action, KInARow, Position, make_game
-from search.agent_spec import parse_spec
 from search.agents import AgentType, make_agent
-from search.warmup import warm_up
+from search.agents.spec import parse_spec
+from search.agents.warmup import warm_up
 
 CONFIGURATIONS: tuple[tuple[int, int, int], ...] = (
     (3, 3, 3), (4, 3, 3), (4, 4, 3), (4, 4, 4), (5, 4, 4), (5, 5, 4), (5, 5, 5), (6, 4, 4), (6, 5, 4), (6, 6, 4),

@@ -1,0 +1,200 @@
+"""Random openings for matches: distinct up to symmetry, undecided, split into a tuning and a held-out pool.
+
+Deterministic engines replay the same game from the same position, so a
+match needs many starting positions.  :func:`make_openings` draws random
+move sequences of a few plies and keeps a position only if
+
+* no earlier opening is the same position up to the board's symmetries
+  (Connect-4: the left-right mirror; m,n,k: every reflection and rotation of
+  the rectangle), and
+* a short alpha-beta search (``check_depth`` plies) finds no forced result
+  for either side: a decided opening measures nothing.
+
+The openings are split by a seeded shuffle into a pool the tuner sees and a
+held-out pool it never sees (the confirmation games), and saved as JSON in
+the run directory, so a run can be replayed.
+
+Example:
+    >>> from games import CONNECT4
+    >>> book = make_openings(CONNECT4, count=10, plies=2, seed=1, heldout=0.5)
+    >>> len(book.tuning), len(book.heldout)
+    (5, 5)
+    >>> book == OpeningBook.from_json(book.to_json())
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+
+from games import Action, KInARow, Position, make_game
+from games.checks import check_int
+from heuristics import Evaluator, files
+from search.alphabeta.engine import search
+from search.errors import OpeningError
+from search.protocol import is_win_score
+
+Opening = tuple[Action, ...]
+FORMAT = "alphabeta-gym-openings"
+
+
+def board_symmetries(game: KInARow, board: np.ndarray) -> list[np.ndarray]:
+    """Every image of ``board`` (flat, row 0 at the top) under the game's symmetries, as 2-D arrays.
+
+    Gravity boards keep the bottom row at the bottom, so only the mirror
+    applies; m,n,k boards have the rectangle's four (or the square's eight).
+    """
+    grid = board.reshape(game.rows, game.cols)
+    images = [grid, grid[:, ::-1]]
+    if game.kind == "mnk":
+        images += [grid[::-1, :], grid[::-1, ::-1]]
+        if game.rows == game.cols:
+            images += [image.T for image in list(images)]
+    return images
+
+
+def canonical_key(position: Position) -> bytes:
+    """The smallest byte image of the position's board over its symmetries: equal for symmetric positions."""
+    return min(np.ascontiguousarray(image).tobytes() for image in board_symmetries(position.game, position.board()))
+
+
+def is_decided(position: Position, evaluator: Evaluator, depth: int) -> bool:
+    """True if the position is over, or a ``depth``-ply search proves a win or loss for the side to move."""
+    if position.is_terminal():
+        return True
+    if depth < 1:
+        return False
+    return is_win_score(search(position, evaluator, depth=depth).score)
+
+
+@dataclass(frozen=True)
+class OpeningBook:
+    """Openings of one game, split into the tuning pool and the held-out pool.
+
+    Attributes:
+        game: the game the openings belong to.
+        plies: the length of every opening.
+        seed: the seed that drew them.
+        tuning, heldout: the two pools (move tuples from the empty board).
+    """
+
+    game: KInARow
+    plies: int
+    seed: int
+    tuning: tuple[Opening, ...]
+    heldout: tuple[Opening, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object saved in a run directory (moves in the game's notation)."""
+        game: dict[str, Any] = {"kind": self.game.kind, "rows": self.game.rows, "cols": self.game.cols, "k": self.game.k}
+        if self.game.exact_k:  # written only when set: books of freestyle games read as they always did
+            game["exact_k"] = True
+        return {
+            "format": FORMAT, "version": 1, "game": game, "plies": self.plies, "seed": self.seed,
+            "tuning": [self.game.format_moves(o) for o in self.tuning],
+            "heldout": [self.game.format_moves(o) for o in self.heldout],
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> OpeningBook:
+        """The inverse of :meth:`to_json` (raises ValueError on a malformed object)."""
+        try:
+            if data["format"] != FORMAT:
+                raise OpeningError(f"format {data['format']!r} is not {FORMAT!r}")
+            g = data["game"]
+            game = make_game(g["kind"], g["rows"], g["cols"], g["k"], exact_k=bool(g.get("exact_k", False)))
+            pools = [tuple(tuple(game.parse_moves(text)) for text in data[name]) for name in ("tuning", "heldout")]
+            return cls(game, int(data["plies"]), int(data["seed"]), pools[0], pools[1])
+        except (KeyError, TypeError, OverflowError) as error:
+            raise OpeningError(f"malformed openings object: missing or bad field {error}") from None
+
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
+        """Write the book as JSON, atomically (a temporary file renamed over the target)."""
+        write_text_atomic(Path(path), json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike[str]]) -> OpeningBook:
+        """Read a book written by :meth:`save`."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except RecursionError:  # json's own error for nesting too deep to parse
+            raise OpeningError(f"{path}: cannot read openings: JSON nested too deeply") from None
+        except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise OpeningError(f"{path}: cannot read openings: {error}") from None
+        return cls.from_json(data)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (its folder created if missing) so that a reader sees the old file or the new one.
+
+    The writing is :func:`heuristics.files.write_text_atomic` (fsync, rename,
+    permissions from the umask); this name stays for the tuner and the scripts.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    files.write_text_atomic(path, text)
+
+
+def _random_opening(game: KInARow, plies: int, rng: np.random.Generator) -> Position:
+    position = game.position()
+    while position.ply < plies and not position.is_terminal():
+        moves = position.legal_moves()
+        position.play(moves[int(rng.integers(len(moves)))])
+    return position
+
+
+def make_openings(
+    game: KInARow,
+    count: int,
+    plies: int = 4,
+    seed: int = 0,
+    heldout: float = 0.3,
+    check_depth: int = 4,
+    max_draws: int = 100_000,
+) -> OpeningBook:
+    """Draw ``count`` distinct, undecided random openings of ``plies`` plies and split them.
+
+    Args:
+        game: the game.
+        count: openings wanted (tuning + held-out).
+        plies: moves in each opening (0 gives the empty board once).
+        seed: seeds the draw and the split.
+        heldout: the fraction kept out of tuning (rounded; both pools are
+            non-empty when ``count >= 2`` and 0 < heldout < 1).
+        check_depth: plies of the search that rejects decided openings (0: none).
+        max_draws: give up (ValueError) after this many draws, e.g. when the
+            game has fewer distinct openings than asked for.
+    """
+    count = check_int("count", count, low=1)
+    try:
+        plies = check_int("plies", plies, low=0, high=game.n_cells - 1)
+    except ValueError as exc:
+        raise OpeningError(f"{exc} for {game}") from None
+    seed = check_int("seed", seed, low=0)
+    if not 0.0 <= heldout < 1.0:
+        raise OpeningError(f"heldout={heldout!r} must be a fraction in [0, 1)")
+    rng = np.random.default_rng(seed)
+    evaluator = Evaluator("square_values", game)
+    seen: set[bytes] = set()
+    openings: list[Opening] = []
+    for _ in range(max_draws):
+        position = _random_opening(game, plies, rng)
+        key = canonical_key(position)
+        if key not in seen:
+            seen.add(key)
+            if not is_decided(position, evaluator, check_depth):
+                openings.append(tuple(position.moves))
+                if len(openings) == count:
+                    break
+    if len(openings) < count:
+        raise OpeningError(f"found only {len(openings)} distinct undecided {plies}-ply openings of {game} "
+                         f"in {max_draws} draws; asked for {count}")  # fmt: skip
+    order = rng.permutation(len(openings))
+    n_heldout = min(count - 1, max(1, round(count * heldout))) if heldout > 0 and count >= 2 else 0
+    shuffled = [openings[i] for i in order]
+    return OpeningBook(game, plies, seed, tuple(shuffled[n_heldout:]), tuple(shuffled[:n_heldout]))
