@@ -129,7 +129,7 @@ def play_pairs(game: KInARow, a: Agent, b: Agent, openings: Sequence[Opening], c
                 agent.reset()
                 agent.seed(_seed(seed, *key, t, number, side))
             first, second = (a, b) if number == 0 else (b, a)
-            score = play_game(start, first, second)[0]  # type: ignore[arg-type]  # any select_move agent plays
+            score = play_game(start, first, second)[0]  # any select_move agent plays
             scores.append(score if number == 0 else 1.0 - score)
         results.append((scores[0], scores[1]))
     return results

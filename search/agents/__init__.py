@@ -14,8 +14,6 @@ Modules: :mod:`~search.agents.spec` (the spec grammar), :mod:`~search.agents.reg
 :mod:`~search.agents.warmup` (compile before the clock).
 """
 
-from typing import Union
-
 from search.agents import kinds as _kinds  # noqa: F401  (registers the built-in kinds and engines)
 from search.agents.alphabeta import (
     MNK_DEFAULT,
@@ -28,10 +26,13 @@ from search.agents.alphabeta import (
 from search.agents.registry import KINDS, make_agent
 from search.agents.simple import RandomAgent, RuleBasedAgent
 from search.agents.spec import AgentSpecError
+from search.protocol import Agent
 from search.solve import PerfectAgent
 
-AgentType = Union[AlphaBetaAgent, MinimaxAgent, RandomAgent, RuleBasedAgent, PerfectAgent]
-"""The built-in agents (any :class:`search.protocol.Agent` plays, too)."""
+AgentType = Agent
+"""What :func:`make_agent` returns: any :class:`search.protocol.Agent` (the built-in kinds are
+:class:`AlphaBetaAgent`, :class:`MinimaxAgent`, :class:`RandomAgent`, :class:`RuleBasedAgent` and
+:class:`PerfectAgent`; a registered kind may add others)."""
 
 __all__ = [
     "AgentSpecError", "AgentType", "AlphaBetaAgent", "KINDS", "MNK_DEFAULT", "MinimaxAgent", "PerfectAgent", "RandomAgent",

@@ -26,9 +26,9 @@ from heuristics._c4_bits import fits as c4_fits
 from heuristics._square_values import square_value_table
 from heuristics._threats_bits import constants as threats_constants
 from heuristics._threats_bits import fits as threats_fit
+from search._clock import _now
 from search._settings import S_ARRAY, S_BIT_EVAL, S_ORDER_DEPTH, S_SQUARE_VALUES, new_settings
 from search.alphabeta import _bitnegamax as bn
-from search.alphabeta import _negamax as nm
 from search.budget import Limit
 from search.result import MAX_DEPTH
 
@@ -86,7 +86,7 @@ def _warm_clock() -> None:
     Done before a timed search computes its deadline, so that one-time cost
     does not eat the first time budget.
     """
-    nm._now()
+    _now()
 
 
 def _clock_and_depth(position: Position, limit: Limit) -> tuple[float, float, int]:
