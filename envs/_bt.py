@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import numpy as np
 from scipy.optimize import brentq, minimize
@@ -186,11 +186,11 @@ def _root(function: Callable[[float], float], start: float, step: float) -> floa
     return float(brentq(function, min(start, far), max(start, far), xtol=1e-3))
 
 
-def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray, prior_draws: float = 1.0,
-                 confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
+def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray,
+                 prior_draws: Union[float, np.ndarray] = 1.0, confidence: float = 0.95) -> tuple[float, float, float]:  # fmt: skip
     """A player's Elo against opponents of fixed ratings, with its likelihood-ratio interval.
 
-    ``prior_draws`` virtual draws against each opponent are added (a
+    ``prior_draws`` virtual draws against each opponent (a number, or one per opponent) are added (a
     BayesElo-like prior: they keep the maximum finite when the player wins or
     loses everything).  The interval is every rating whose log-likelihood is
     within ``chi2(confidence) / 2`` of the maximum (a likelihood-ratio, or
@@ -210,9 +210,11 @@ def rate_against(opponents: np.ndarray, points: np.ndarray, games: np.ndarray, p
         ValueError: mismatched arrays, negative counts, points above games, or no games and no prior.
     """
     r, s, n = (np.asarray(a, dtype=float).ravel() for a in (opponents, points, games))
-    if not r.shape == s.shape == n.shape or np.any(n < 0) or np.any(s < 0) or np.any(s > n) or prior_draws < 0:
+    prior = np.broadcast_to(np.asarray(prior_draws, dtype=float), r.shape) if np.ndim(prior_draws) == 0 \
+        else np.asarray(prior_draws, dtype=float).ravel()  # fmt: skip
+    if not r.shape == s.shape == n.shape == prior.shape or np.any(n < 0) or np.any(s < 0) or np.any(s > n) or np.any(prior < 0):
         raise ValueError("opponents, points and games must match in length, with 0 <= points <= games, prior_draws >= 0")
-    s, n = s + prior_draws / 2, n + prior_draws
+    s, n = s + prior / 2, n + prior
     if n.sum() == 0 or s.sum() in (0.0, n.sum()):
         raise ValueError("no games and no prior draws, or only wins or only losses without a prior: the Elo is not finite")
     drop = _chi2_one_dof(confidence) / 2.0

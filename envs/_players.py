@@ -7,8 +7,8 @@
   (the envs' callable-opponent convention, :mod:`envs.opponents`): the
   observation is ``int8[2, rows, cols]`` from the side to move (plane 0 its
   stones), the mask ``int8[n_actions]``.
-* :func:`sb3_policy` loads a MaskablePPO or PPO zip as such a callable
-  (stable-baselines3 and sb3-contrib are imported only then).
+* :func:`sb3_policy` loads a MaskablePPO or PPO zip as such a callable, without
+  running code from the file (:mod:`envs.models`).
 """
 
 from __future__ import annotations
@@ -102,45 +102,13 @@ class PolicyAgent:
         """A callable cannot be seeded: nothing to do."""
 
 
-def sb3_policy(path: str | os.PathLike[str], deterministic: bool = True) -> Policy:
-    """A saved MaskablePPO (or plain PPO) model as a masked policy callable.
-
-    MaskablePPO gets the mask; a plain PPO model's choice, if illegal, is
-    replaced by its most probable legal action.  A model trained on the
-    envs' ``dict_obs`` observations gets ``{"observation", "action_mask"}``.
+def sb3_policy(path: str | os.PathLike[str], deterministic: bool = True, trusted: bool = False) -> Policy:
+    """A saved MaskablePPO (or plain PPO) model as a masked policy callable, loaded without running code from the
+    file unless ``trusted`` (:func:`envs.models.load_policy`).
 
     Raises:
-        ValueError: the file is neither model, or stable-baselines3 / sb3-contrib are not installed.
+        envs.models.ModelError: a file that is no such model, one that cannot be loaded safely, or the rl extra missing.
     """
-    try:
-        import torch
-        from sb3_contrib import MaskablePPO
-        from stable_baselines3 import PPO
-    except ImportError as error:
-        raise ValueError(f"rating an SB3 policy needs the rl extra (pip install -e '.[rl]'): {error}") from None
-    model: Any = None
-    for cls in (MaskablePPO, PPO):
-        try:
-            model = cls.load(os.fspath(path), device="cpu")
-            break
-        except Exception:  # noqa: BLE001 (SB3 raises many kinds for a file of the other class or no model)
-            continue
-    if model is None:
-        raise ValueError(f"{os.fspath(path)!r} is not a MaskablePPO or PPO model zip")
-    masked = isinstance(model, MaskablePPO)
-    dict_obs = hasattr(model.observation_space, "spaces")
+    from envs.models import load_policy
 
-    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
-        obs: Any = {"observation": observation, "action_mask": mask} if dict_obs else observation
-        if masked:
-            return int(model.predict(obs, action_masks=mask.astype(bool), deterministic=deterministic)[0])
-        action = int(model.predict(obs, deterministic=deterministic)[0])
-        if mask[action]:
-            return action
-        with torch.no_grad():
-            tensor, _ = model.policy.obs_to_tensor(obs)
-            probs = model.policy.get_distribution(tensor).distribution.probs[0].numpy()
-        return int(np.argmax(np.where(mask.astype(bool), probs, -1.0)))
-
-    policy.__name__ = os.path.basename(os.fspath(path))
-    return policy
+    return load_policy(path, deterministic=deterministic, trusted=trusted)

@@ -8,6 +8,7 @@ the environment's kernel)::
     "alphabeta:depth=4,heuristic=..."   any spec of search.agents.make_agent ("rules", "minimax:...", ...)
     "weights/connect4-windows.json"     a weight file: a tuned alpha-beta agent (str or os.PathLike)
     "connect4-threats-tuned"            a shipped weight file by name (python -m weights --list)
+    "runs/ppo/connect4.zip"             a saved MaskablePPO / PPO policy, loaded without running code from the file
     AlphaBetaAgent(CONNECT4, depth=2)   any object with select_move(position) (search.Agent)
     lambda obs, mask: int(mask.argmax())  any callable (observation, action_mask) -> action
 
@@ -32,6 +33,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
+from envs._players import PolicyAgent, sb3_policy
 from games import Action, IllegalMoveError, KInARow, Position
 from search.agents import make_agent
 from search.agents.simple import RandomAgent
@@ -129,7 +131,8 @@ def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: boo
     """Build the opponent for one board; None means the built-in random player (it runs in the kernel).
 
     Args:
-        opponent: a spec string, a weight-file path, an agent object or a callable (see the module docstring).
+        opponent: a spec string, a weight-file path, a saved MaskablePPO / PPO ``.zip`` (loaded without running code
+            from the file: :mod:`envs.models`), an agent object or a callable (see the module docstring).
         game: the game being played.
         copy_objects: deep-copy an agent object (a batch needs one per board: agents keep per-game state).
 
@@ -138,8 +141,12 @@ def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: boo
         ValueError: values the agent refuses (bad depth, a heuristic that does not fit the game, ...).
         TypeError: ``opponent`` is none of the accepted kinds.
     """
-    if isinstance(opponent, (str, os.PathLike)):
-        player: Any = make_agent(os.fspath(opponent), game, seed=0)
+    player: Any
+    if isinstance(opponent, (str, os.PathLike)) and os.fspath(opponent).endswith(".zip"):
+        # a saved MaskablePPO / PPO policy, loaded without running code from the file (envs.models)
+        player = PolicyAgent(sb3_policy(opponent), game, name=os.path.basename(os.fspath(opponent)))
+    elif isinstance(opponent, (str, os.PathLike)):
+        player = make_agent(os.fspath(opponent), game, seed=0)
         if isinstance(player, PerfectAgent) and not {"time_ms", "nodes"} & set(parse_spec(os.fspath(opponent)).options):
             player.set_budget(ENV_TIME_MS, None)  # an env must get its reply: exact when the solver is quick enough
     elif hasattr(opponent, "select_move"):

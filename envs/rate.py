@@ -3,7 +3,7 @@
 Examples::
 
     python -m envs.rate "alphabeta:depth=2"                       # an agent spec (or a weight file)
-    python -m envs.rate runs/ppo/connect4.zip --games 400         # a MaskablePPO / PPO policy
+    python -m envs.rate runs/ppo/connect4.zip --games 400         # a MaskablePPO / PPO policy (nothing in it runs)
     python -m envs.rate d1-eps50 --rungs random,d1-eps25          # a rung by name, against chosen rungs
     python -m envs.rate --calibrate --calibration-pairs 400 --workers 2   # re-run the round robin, rewrite the data
 
@@ -11,6 +11,9 @@ The ladder is the shipped ``envs/data/ladder-<game>.json`` (or ``--ladder``);
 ``--calibrate`` replays its round robin and writes the file atomically (to
 ``--ladder`` if given), then rates the player, if one is given, on the new
 ladder.  A player that is one of the rungs is rated against the other rungs.
+A ``.zip`` policy is loaded without running code from the file (:mod:`envs.models`);
+``--trust-model`` loads it with stable-baselines3's own loader instead, which
+runs the Python objects pickled in it: only for a file you trust.
 Exit status: 0, 2 for bad arguments, 130 on Ctrl-C.
 """
 
@@ -24,6 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from envs._players import PolicyAgent, sb3_policy
 from envs._rounds import MAX_GAMES
 from envs.rating import LADDERS, as_agent, calibrate, ladder_path, load_ladder, rate
 from games import GAME_KINDS, GameError, make_game
@@ -70,6 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("player", nargs="?",
                         help="an agent spec, a weight file (a path or a shipped name, python -m weights --list), "
                              "an SB3 .zip policy, or a rung's name")  # fmt: skip
+    parser.add_argument("--trust-model", action="store_true",
+                        help="load an SB3 .zip with stable-baselines3's own loader, which runs the Python objects "
+                             "pickled in the file: only for a file you trust (default: only its weights and plain "
+                             "settings are read, nothing in it runs)")  # fmt: skip
     parser.add_argument("--game", default="connect4", choices=GAME_KINDS,
                         help=f"the game (ladders: {', '.join(LADDERS)}; default connect4)")  # fmt: skip
     parser.add_argument("--rows", type=int)
@@ -119,11 +127,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         try:
             game = make_game(args.game, args.rows, args.cols, args.k)
+            player = args.player
+            if args.trust_model:
+                if player is None or not player.endswith(".zip"):
+                    parser.error("--trust-model applies to an SB3 .zip player only")
+                player = PolicyAgent(sb3_policy(player, trusted=True), game, name=Path(player).name)
             if args.calibrate:
                 target = Path(args.ladder) if args.ladder else ladder_path(game)
                 _check_writable(target)  # before minutes of games, not after
-                if args.player is not None:
-                    as_agent(args.player, game)  # a bad player too
+                if player is not None:
+                    as_agent(player, game)  # a bad player too
                 command = "python -m envs.rate " + shlex.join(sys.argv[1:] if argv is None else argv)
                 ladder = calibrate(game, pairs=args.calibration_pairs or 400, seed=args.seed, workers=args.workers or 1,
                                    command=command)  # fmt: skip
@@ -136,7 +149,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.player is not None:
                 on = "the new ladder" if args.calibrate else f"the {ladder.game} ladder"
                 print(f"envs.rate: rating {args.player} on {on} ({games} games)", file=sys.stderr, flush=True)
-                rating = rate(args.player, ladder, games=games, seed=args.seed, batch=batch, rungs=rungs, name=args.player)
+                rating = rate(player, ladder, games=games, seed=args.seed, batch=batch, rungs=rungs, name=args.player)
                 print(rating.report())
         except (AgentSpecError, GameError, ValueError, TypeError, OSError) as error:
             parser.error(str(error).splitlines()[0])

@@ -20,9 +20,10 @@ there (a budgeted ``perfect`` can be added as a rung once it exists).
 * **Rating** (:func:`rate`, :mod:`envs._rounds`): a player plays exactly the
   games asked for, in rounds of paired games against rungs; each round goes
   to the rung rated nearest the player's current estimate (an adaptive
-  choice, so the games are informative), never to a rung that is the player
+  choice, so the games are informative; the first rounds are short, so few
+  games are spent far from the player), never to a rung that is the player
   itself, and the Elo is the maximum-likelihood rating with the rungs'
-  ratings fixed, with one virtual draw against each rung met and a 95%
+  ratings fixed, with one virtual draw shared by the rungs met and a 95%
   likelihood-ratio interval (it covers the truth about 95% of the time in
   simulation, and stays finite after all wins or all losses).  The interval
   leaves out the rungs' own uncertainty.

@@ -135,6 +135,9 @@ def make_agent(spec: str, game: KInARow, seed: Optional[int] = None) -> Agent:
     parsed = parse_spec(spec)
     if parsed.kind is None:
         assert parsed.path is not None
+        if parsed.path.endswith(".zip"):
+            raise AgentSpecError(f"{parsed.path!r} looks like a saved RL model, not an agent spec or weight file: an "
+                                 "environment takes it as opponent=, python -m envs.rate rates it")  # fmt: skip
         if not parsed.path.endswith(".json") and not _names_weight_file(parsed.path):
             raise AgentSpecError(f"unknown agent {parsed.path.partition(':')[0]!r} in spec {spec!r}: use one of "
                                  f"{', '.join(KINDS)}, a weight file path or a shipped weight file's name "
