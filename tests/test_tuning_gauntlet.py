@@ -111,3 +111,28 @@ def test_the_recorded_gauntlet_needs_a_node_or_time_budget(tmp_path: Path, capsy
     with pytest.raises(SystemExit) as exit_info:
         record_main([str(WEIGHTS / "tictactoe-windows.json"), "--pairs", "2"])
     assert exit_info.value.code == 2 and "no node or time budget" in capsys.readouterr().err
+
+
+def test_write_stores_in_the_file_read_and_never_over_a_shipped_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """``--write`` with a shipped file's name wrote a new file ``./NAME`` in the current folder; a shipped file is
+    refused before any game (``--out`` stores a copy), and a relative path is written where it was read."""
+    from heuristics import WeightFile, save_weights
+    from scripts.gauntlet_record import main as record_main
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("connect4-threats-tuned", "weights/connect4-threats-tuned.json", str(WEIGHTS / "connect4-threats-tuned.json")):
+        with pytest.raises(SystemExit) as exit_info:
+            record_main([name, "--pairs", "1", "--write"])
+        err = capsys.readouterr().err
+        assert exit_info.value.code == 2 and "is a shipped weight file" in err and "with --out PATH" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no ./connect4-threats-tuned
+    (tmp_path / "sub").mkdir()
+    save_weights(WeightFile(TIC_TAC_TOE, "windows", dict(HEURISTICS["windows"].defaults), {"nodes": 40}, {}), tmp_path / "sub" / "t.json")
+    record_main(["sub/t.json", "--pairs", "1", "--workers", "1", "--write"])
+    assert "gauntlet" in load_weights(tmp_path / "sub" / "t.json").provenance and sorted(p.name for p in tmp_path.iterdir()) == ["sub"]
+    with pytest.raises(SystemExit) as exit_info:
+        record_main(["sub/t.json", "--pairs", "1", "--out", "sub"])
+    assert exit_info.value.code == 2 and "is a folder" in capsys.readouterr().err
+    record_main(["sub/t.json", "--pairs", "1", "--workers", "1", "--out", "copy.json"])
+    assert load_weights(tmp_path / "copy.json").provenance["gauntlet"]["pairs"] == 1
