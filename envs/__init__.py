@@ -17,6 +17,7 @@ The PettingZoo AEC versions for two learners are in :mod:`envs.pettingzoo`
 (needs the ``rl`` extra), and ``python -m envs.play`` plays in a terminal.
 """
 
+from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)
 from gymnasium.envs.registration import register
 
 from envs.connect4_env import Connect4Env

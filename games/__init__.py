@@ -11,6 +11,11 @@ Rules live here and nowhere else: heuristics, search and the environments
 all go through :class:`Position` or the kernels behind it.
 """
 
+# First of all: a command of this project interrupted while it imports ends in one line, not a traceback.
+from games import _commands  # isort: skip
+
+_commands.install()
+
 # The command line ``python -m games.perft`` is a module named as the function: loaded first, so that importing it
 # later (``from games.perft import main``) finds it loaded and does not rebind ``games.perft`` to the module.
 from games import perft as _perft_cli  # noqa: F401  # isort: skip

@@ -45,6 +45,7 @@ optional extra work in ``search/_bitnegamax.py`` (its ``HID_*`` ids come
 from the registry).
 """
 
+from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)
 from heuristics.errors import (
     HeuristicError,
     UnknownHeuristicError,

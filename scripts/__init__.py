@@ -3,3 +3,5 @@
 Every script has ``main(argv=None) -> int``; the ``_``-prefixed modules are their shared helpers
 (argparse types, atomic files, report printing, the paper reproduction's parts).
 """
+
+from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)

@@ -8,6 +8,7 @@ Public API::
     result.move, result.score, result.depth, result.nodes, result.pv
 """
 
+from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)
 from search.alphabeta.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.budget import Limit, LimitError
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end
