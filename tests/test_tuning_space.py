@@ -169,6 +169,20 @@ def test_a_box_around_weights_scales_large_ones_and_widens_small_ones_within_the
         bounds_around(CONNECT4, "threats", {k: v for k, v in weights.items() if k != "tempo"})
 
 
+@pytest.mark.parametrize("name, value, message", [
+    ("scale", 1e308, "scale=1e.308 puts .* outside its registered range"),  # printed infinite bounds, exit 0
+    ("scale", 3.0, "scale=3 puts w1_later=198.9 at 596.7, outside its registered range \\[0, 200\\]"),
+    ("floor", float("nan"), "floor=nan is not a finite number"),  # was accepted
+    ("high", float("inf"), "high=inf is not a finite number"),
+    ("low", float("-inf"), "low=-inf is not a finite number"),
+    ("scale", -1.0, "scale > 0"),
+])  # fmt: skip
+def test_a_box_refuses_factors_that_are_not_finite_or_put_a_weight_out_of_range(name: str, value: float, message: str) -> None:
+    weights = {**get_spec("threats").defaults, "w1_later": 198.9}
+    with pytest.raises(ValueError, match=message):
+        bounds_around(CONNECT4, "threats", weights, **{name: value})
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_the_box_is_a_valid_space_that_holds_its_centre(data: st.DataObject) -> None:

@@ -255,12 +255,16 @@ def bounds_around(game: KInARow, heuristic: str, weights: Mapping[str, float], l
         'scale=0.01:10'
 
     Raises:
-        ValueError: ``0 < low < 1 < high`` does not hold, ``floor <= 0``, or
-            ``scale`` is not a finite positive number, or ``weights`` lacks a
-            searched weight (named).
+        ValueError: a factor that is not a finite number, ``0 < low < 1 < high`` does not hold, ``floor <= 0``,
+            ``scale <= 0``, ``weights`` lacks a searched weight, or the scale puts a weight outside its
+            registered range (each named, with what is allowed).
     """
-    if not (0 < low < 1 < high) or floor <= 0 or not 0 < scale < math.inf:
-        raise ValueError(f"bounds_around needs 0 < low < 1 < high, floor > 0 and a finite scale > 0; got low={low}, "
+    given = {"low": low, "high": high, "floor": floor, "scale": scale}
+    for name, value in given.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise ValueError(f"bounds_around: {name}={value!r} is not a finite number")
+    if not (0 < low < 1 < high) or floor <= 0 or scale <= 0:
+        raise ValueError(f"bounds_around needs 0 < low < 1 < high, floor > 0 and scale > 0; got low={low}, "
                          f"high={high}, floor={floor}, scale={scale}")  # fmt: skip
     items = []
     for weight in get_spec(heuristic).weights:
@@ -269,6 +273,9 @@ def bounds_around(game: KInARow, heuristic: str, weights: Mapping[str, float], l
         if weight.name not in weights:
             raise ValueError(f"bounds_around: no value for weight {weight.name!r} of {heuristic!r}")
         x = scale * float(weights[weight.name])
+        if not weight.low <= x <= weight.high:
+            raise ValueError(f"bounds_around: scale={scale:g} puts {weight.name}={float(weights[weight.name]):g} at {x:.4g}, "
+                             f"outside its registered range [{weight.low:g}, {weight.high:g}]: give a smaller scale")  # fmt: skip
         a, b = (min(low * x, high * x), max(low * x, high * x)) if abs(x) >= floor else (min(0.0, 2 * x), max(floor, 2 * x))
         a, b = max(weight.low, float(f"{a:.4g}")), min(weight.high, float(f"{b:.4g}"))
         if weight.log and a <= 0:
