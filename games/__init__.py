@@ -11,10 +11,13 @@ Rules live here and nowhere else: heuristics, search and the environments
 all go through :class:`Position` or the kernels behind it.
 """
 
-# First of all: a command of this project interrupted while it imports ends in one line, not a traceback.
+# First of all: a command of this project interrupted while it imports ends in one line, not a traceback, and a
+# package named like one of ours that is not ours (PyPI's envs, a folder in the working directory) is refused.
 from games import _commands  # isort: skip
 
+__distribution__ = "alphabeta-gym"
 _commands.install()
+_commands.check_packages()
 
 # The command line ``python -m games.perft`` is a module named as the function: loaded first, so that importing it
 # later (``from games.perft import main``) finds it loaded and does not rebind ``games.perft`` to the module.

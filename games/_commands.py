@@ -1,4 +1,12 @@
-"""How this project's command lines end when interrupted at start-up or cut off from their reader.
+"""Start-up checks: the project's packages are its own, and its command lines end cleanly when interrupted.
+
+The wheel installs ``games``, ``heuristics``, ``search``, ``envs``, ``tuning`` and ``weights`` as top-level
+packages.  Another distribution may install a package of the same name into the same folder (PyPI's ``envs``,
+a helper for environment variables, overwrites ``envs/__init__.py``), and a folder of that name in the working
+directory comes first on ``sys.path`` and shadows ours.  Either ends in baffling import errors, or in someone
+else's code running as ours.  :func:`check_packages`, called when ``games`` is imported (before any other of
+them), finds each sibling package without importing it and refuses, naming the culprit and the fix, one that is
+not beside ``games`` or whose ``__init__.py`` does not declare ``__distribution__ = "alphabeta-gym"``.
 
 A command (``python -m tuning.run``, ``python -m weights --list``, ``python -m scripts.bounds_around``, ...)
 spends its first seconds importing numpy, numba, scipy and the kernels before its own code can catch anything,
@@ -18,13 +26,57 @@ hook: nothing changes unless the process *is* one of the commands.  Only the sta
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
+from pathlib import Path
 from types import TracebackType
 from typing import Callable, Optional
 
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights", "scripts", "arena")
-"""The top-level packages whose ``python -m`` commands get the hook."""
+"""The top-level packages whose ``python -m`` commands get the hook (``scripts`` only in a checkout)."""
+
+MARKER = '__distribution__ = "alphabeta-gym"'
+"""The line each of the project's package ``__init__.py`` files holds (:func:`check_packages` reads it)."""
+
+
+class ForeignPackageError(ImportError):
+    """A package of one of the project's names that is not the project's (the message names it and the fix)."""
+
+
+def check_packages(here: Optional[Path] = None, names: tuple[str, ...] = PACKAGES) -> None:
+    """Refuse a package named like one of the project's that is not the project's (the module docstring).
+
+    Only the names installed beside ``games`` are checked (a wheel has no ``scripts``); nothing is imported.
+
+    Args:
+        here: the folder holding the project's packages (default: the one holding this ``games``).
+        names: the package names to check.
+
+    Raises:
+        ForeignPackageError: a package found first on ``sys.path`` elsewhere than beside ``games`` (a folder in
+            the working directory, say), or one beside it whose ``__init__.py`` is not the project's.
+    """
+    here = Path(__file__).resolve().parents[1] if here is None else here
+    for name in names:
+        ours = here / name / "__init__.py"
+        if not ours.is_file():
+            continue  # not installed here: nothing of ours to shadow
+        spec = importlib.util.find_spec(name) if name not in sys.modules else getattr(sys.modules[name], "__spec__", None)
+        found = Path(spec.origin).resolve() if spec is not None and spec.origin else None
+        if found != ours:
+            raise ForeignPackageError(
+                f"the package {name!r} Python finds first is {found or 'not a file'}, not alphabeta-gym's ({ours}): a folder "
+                f"or package named {name} earlier on sys.path shadows it (the working directory comes first); rename "
+                f"that folder, or run from another one"
+            )
+        if MARKER not in ours.read_text(encoding="utf-8", errors="replace"):
+            raise ForeignPackageError(
+                f"{ours} is not alphabeta-gym's: another distribution installed a top-level package named {name} "
+                f"over it (PyPI's {name!r}, perhaps: pip show {name}); the two cannot share one environment: "
+                f"uninstall both, then install alphabeta-gym alone (or in a virtual environment of its own)"
+            )
+
 
 _TAKES_VALUE = ("-X", "-W", "--check-hash-based-pycs")
 """Interpreter options whose value is the next argument."""

@@ -8,7 +8,13 @@ Public API::
     result.move, result.score, result.depth, result.nodes, result.pv
 """
 
-from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)
+__distribution__ = "alphabeta-gym"  # games._commands.check_packages reads this line
+
+try:  # first: a command interrupted while importing ends in one line, and packages named like ours must be ours
+    from games import _commands  # isort: skip
+except ImportError as error:  # a foreign `games` (a folder in the working directory, say) shadows alphabeta-gym's
+    raise (error if error.name != "games" else ImportError(f"alphabeta-gym's 'games' is shadowed: {error}: rename that")) from None
+_commands.check_packages()
 from search.alphabeta.engine import SearchResult, TranspositionTable, calibrate, minimax, minimax_scores, search
 from search.budget import Limit, LimitError
 from search.protocol import HEURISTIC_LIMIT, WIN_SCORE, Agent, is_win_score, plies_to_end

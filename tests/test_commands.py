@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games._commands import running_command
+from games._commands import MARKER, ForeignPackageError, check_packages, running_command
 from tests.interrupts import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,3 +69,42 @@ def test_a_listing_cut_off_from_its_reader_ends_quietly() -> None:
     child.stdout.close()  # the reader is gone before the first line (as `| head -0` would be)
     _, err = child.communicate(timeout=120)
     assert err == "" and child.returncode == 1
+
+
+def _package(folder: Path, name: str, ours: bool) -> None:
+    (folder / name).mkdir(parents=True)
+    (folder / name / "__init__.py").write_text(f'"""A package."""\n{MARKER if ours else "x = 1"}\n')
+
+
+def test_a_package_named_like_ours_that_is_not_ours_is_refused_with_the_fix(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    site, work = tmp_path / "site", tmp_path / "work"
+    _package(site, "abg_one", ours=True)
+    _package(site, "abg_two", ours=True)
+    _package(work, "abg_two", ours=False)  # a folder in the working directory, first on sys.path
+    _package(site, "abg_three", ours=False)  # overwritten by another distribution's package of that name
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.syspath_prepend(str(work))
+    check_packages(site, ("abg_one", "abg_four"))  # ours, and one not installed here (a wheel has no scripts/)
+    with pytest.raises(ForeignPackageError, match=r"'abg_two' Python finds first is .*work/abg_two/__init__.py, not "
+                                                  r"alphabeta-gym's .*shadows it.*rename that folder"):  # fmt: skip
+        check_packages(site, ("abg_one", "abg_two"))
+    with pytest.raises(ForeignPackageError, match=r"site/abg_three/__init__.py is not alphabeta-gym's: another "
+                                                  r"distribution installed .* pip show abg_three.*uninstall both"):  # fmt: skip
+        check_packages(site, ("abg_three",))
+
+
+def test_every_package_of_the_project_declares_itself() -> None:
+    for name in ("games", "heuristics", "search", "envs", "tuning", "weights", "scripts"):
+        assert MARKER in (ROOT / name / "__init__.py").read_text(), name
+    check_packages()  # the checkout as it is passes
+
+
+def test_a_folder_named_envs_in_the_working_directory_stops_the_import_with_its_name(tmp_path: Path) -> None:
+    (tmp_path / "envs").mkdir()
+    (tmp_path / "envs" / "__init__.py").write_text("value = 'a project of the user'\n")
+    done = subprocess.run([sys.executable, "-c", "import search"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 1 and last.startswith("games._commands.ForeignPackageError: the package 'envs'")
+    assert str(tmp_path / "envs") in last and "rename that folder" in last

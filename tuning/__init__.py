@@ -4,4 +4,10 @@ Command lines: ``python -m tuning.match A B`` plays two agents; ``python -m tuni
 heuristic's weights, branching factor and depth and exports a confirmed weight file.
 """
 
-from games import _commands  # noqa: F401  # isort: skip  (first: a command interrupted while it imports ends in one line)
+__distribution__ = "alphabeta-gym"  # games._commands.check_packages reads this line
+
+try:  # first: a command interrupted while importing ends in one line, and packages named like ours must be ours
+    from games import _commands  # isort: skip
+except ImportError as error:  # a foreign `games` (a folder in the working directory, say) shadows alphabeta-gym's
+    raise (error if error.name != "games" else ImportError(f"alphabeta-gym's 'games' is shadowed: {error}: rename that")) from None
+_commands.check_packages()

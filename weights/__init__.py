@@ -14,3 +14,5 @@ without ``.json``) wherever a weight file is accepted: the rule is
 :func:`heuristics.weights.resolve_weight_file`, and ``python -m weights
 --list`` lists the names.
 """
+
+__distribution__ = "alphabeta-gym"  # games._commands.check_packages reads this line
