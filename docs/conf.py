@@ -101,5 +101,21 @@ def _convert_gymnasium_docstring(app: object, what: str, name: str, obj: object,
         _markdown_sections_to_rst(lines)
 
 
+def _defining_module(app: Sphinx, modname: str, fullname: str) -> str:
+    """The module whose source page a documented name links to: where it is defined, as viewcode does, except a
+    name bound to a builtin (``Action = int``), whose "module" ``builtins`` has no source: it stays on its own."""
+    import importlib
+
+    try:
+        found: object = importlib.import_module(modname)
+        for part in fullname.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return modname
+    defined = getattr(found, "__module__", None)
+    return defined if isinstance(defined, str) and defined != "builtins" else modname
+
+
 def setup(app: Sphinx) -> None:
     app.connect("autodoc-process-docstring", _convert_gymnasium_docstring, priority=100)
+    app.connect("viewcode-follow-imported", _defining_module)

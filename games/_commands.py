@@ -36,6 +36,10 @@ from typing import Callable, Optional
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights", "scripts", "arena")
 """The top-level packages whose ``python -m`` commands get the hook (``scripts`` only in a checkout)."""
 
+FOUND_BY_PATH = ("weights",)
+"""Packages the code never imports by name (the shipped weight files are found beside ``heuristics``), so a
+folder of that name without ``__init__.py`` in the working directory, a user's own weight files, is harmless."""
+
 MARKER = '__distribution__ = "alphabeta-gym"'
 """The line each of the project's package ``__init__.py`` files holds (:func:`check_packages` reads it)."""
 
@@ -44,10 +48,15 @@ class ForeignPackageError(ImportError):
     """A package of one of the project's names that is not the project's (the message names it and the fix)."""
 
 
-def check_packages(here: Optional[Path] = None, names: tuple[str, ...] = PACKAGES) -> None:
+INSTALLED = ("games", "heuristics", "search", "envs", "tuning", "weights", "arena")
+"""The packages a wheel installs (``scripts`` lives in a checkout only, run from its root), which
+:func:`check_packages` checks."""
+
+
+def check_packages(here: Optional[Path] = None, names: tuple[str, ...] = INSTALLED) -> None:
     """Refuse a package named like one of the project's that is not the project's (the module docstring).
 
-    Only the names installed beside ``games`` are checked (a wheel has no ``scripts``); nothing is imported.
+    Only the names installed beside ``games`` are checked; nothing is imported.
 
     Args:
         here: the folder holding the project's packages (default: the one holding this ``games``).
@@ -63,6 +72,8 @@ def check_packages(here: Optional[Path] = None, names: tuple[str, ...] = PACKAGE
         if not ours.is_file():
             continue  # not installed here: nothing of ours to shadow
         spec = importlib.util.find_spec(name) if name not in sys.modules else getattr(sys.modules[name], "__spec__", None)
+        if name in FOUND_BY_PATH and spec is not None and spec.origin in (None, "namespace"):
+            continue  # a data folder of the user's (weights/ without __init__.py): the code finds ours by its path
         found = Path(spec.origin).resolve() if spec is not None and spec.origin else None
         if found != ours:
             raise ForeignPackageError(

@@ -98,6 +98,13 @@ def test_the_listing_command(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == list(shipped_weight_files())
     assert any(line.split()[0] == TUNED and "Connect-4 6x7 k=4" in line and "threats" in line for line in lines)
+    # the budget the file's agent plays, not "depth -" for a file without search settings
+    from search.agents.alphabeta import DEFAULT_DEPTH
+    from weights.__main__ import DEFAULT_DEPTH as LISTED_DEFAULT
+
+    texel = next(line for line in lines if line.startswith("connect4-c4_features-texel-tuned "))
+    assert LISTED_DEFAULT == DEFAULT_DEPTH and texel.endswith(f"depth {DEFAULT_DEPTH} (no search settings: the agents' default)")
+    assert next(line for line in lines if line.startswith(f"{TUNED} ")).endswith("depth 8, nodes 1000")
 
 
 def test_a_weights_folder_of_ones_own_does_not_hide_the_shipped_files(tmp_path: Path) -> None:

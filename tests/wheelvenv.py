@@ -9,9 +9,10 @@ the commands would compile anyway, so a fresh clone's run compiles them once, no
 and again in the venv.  Each of the first two falls back to an empty cache folder of its own when the venv's
 already holds its kernels (another order).
 
-The venv sees the system's site-packages (numba, gymnasium, optuna: nothing is downloaded), but its own
-site-packages come first on ``sys.path``, so the installed wheel shadows any editable install of the project
-there.
+The venv sees the running interpreter's site-packages (numba, gymnasium, optuna: nothing is downloaded) through
+a ``.pth`` file, after its own, so the installed wheel shadows any editable install of the project there.  Not
+``venv --system-site-packages``: when the running interpreter is itself a venv's (a contributor's), that option
+exposes the *base* interpreter's packages, not the venv's, and numba and gymnasium were missing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -42,12 +44,21 @@ def build_venv(work: Path) -> tuple[Path, Path]:
     isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
     run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", *isolation, "-q", "-w", str(work / "dist")])
     (wheel,) = (work / "dist").glob("alphabeta_gym-*.whl")
-    run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(work / "venv")])
+    run([sys.executable, "-m", "venv", "--without-pip", str(work / "venv")])
     python = work / "venv" / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "-q", str(wheel)])
+    own = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).strip())
+    (own / "_running_interpreter.pth").write_text("\n".join(running_site_packages()) + "\n")
+    # --ignore-installed: the editable install of the project those folders show is not the venv's
+    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed", "-q", str(wheel)])
     empty = work / "empty"
     empty.mkdir()
     return python, empty
+
+
+def running_site_packages() -> list[str]:
+    """The site-packages folders of the interpreter running the tests (a venv's own when it runs in one)."""
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return [folder for folder in folders if Path(folder).is_dir()]
 
 
 def cached_kernels(python: Path) -> list[Path]:

@@ -39,6 +39,8 @@ from search.solve import Solver
 from search.solve._perfect import exact_move
 from search.tt import TranspositionTable
 
+DEFAULT_DEPTH = 4
+"""The depth an alpha-beta agent searches when neither its arguments nor its weight file set a budget."""
 SEARCH_GUARD_SHARE = 0.1
 """Share of a timed move of the alpha-beta search kept for the check of its move against the opponent's VCF after it
 (:func:`search.gomoku.threats.guard_move`, a few milliseconds; on 20x20 and 30x30 Piskvork replies had ended up to 21 ms past
@@ -256,7 +258,7 @@ class AlphaBetaAgent:
         self.tss_nodes = check_optional_int("tss_nodes", tss_nodes, low=0, high=INT64_MAX)
         self.game = game
         self.evaluator = Evaluator(alphabeta_heuristic(game, heuristic), game, overrides)
-        self.limit: Limit = own if own.bounded else own.replace(depth=4)
+        self.limit: Limit = own if own.bounded else own.replace(depth=DEFAULT_DEPTH)
         """The budget of every search (depth 4 when neither the arguments nor the weight file bound it)."""
         self.random_every = random_every
         self._rng = np.random.default_rng(check_seed(seed))
