@@ -197,7 +197,7 @@ def load_ladder(game: KInARow, path: Union[str, os.PathLike[str], None] = None) 
         _rungs_of(game)  # names the games that have ladders
         raise ValueError(f"no calibrated ladder for {game} at {source}: run python -m envs.rate --calibrate")
     try:
-        data = files.parse_json(source.read_text(encoding="utf-8"), source)  # the weight files' guarded reader
+        data = files.parse_json(files.read_text_capped(source), source)  # the weight files' guarded reader and parser
     except (OSError, ValueError) as error:  # UnicodeDecodeError is a ValueError
         raise ValueError(f"cannot read ladder {source}: {error}") from None
     if not isinstance(data, dict):

@@ -48,7 +48,7 @@ from games import InvalidGameError, KInARow, game_from_record
 from games.checks import is_real, shown
 from heuristics.bounds import EVALUATION_LIMIT, WIN_SCORE, max_abs_evaluation
 from heuristics.errors import UnknownHeuristicError, WeightError, WeightFileError
-from heuristics.files import parse_json, write_text_atomic
+from heuristics.files import parse_json, read_text_capped, write_text_atomic
 from heuristics.registry import get_spec
 
 FORMAT = "alphabeta-gym-weights"
@@ -189,7 +189,8 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
         game: if given, the file must be for exactly this game.
 
     Raises:
-        WeightFileError: no such file nor shipped name, an unreadable file, bad JSON, an unknown format or
+        WeightFileError: no such file nor shipped name, an unreadable file (or one that is not a regular file
+            of at most :data:`heuristics.files.MAX_INPUT_BYTES`), bad JSON, an unknown format or
             version, an unknown top-level field, a bad game, an unknown
             heuristic, missing/unknown/non-finite weights, a search section
             that is not an object, or a game other than ``game``; the message
@@ -197,12 +198,7 @@ def load_weights(path: PathLike, game: Optional[KInARow] = None) -> WeightFile:
             :func:`search.budget.load_weight_file`'s to check.
     """
     source = resolve_weight_file(path)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise WeightFileError(f"{source}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise WeightFileError(f"{source}: not valid JSON: {exc}") from None
+    text = read_text_capped(source, WeightFileError)  # a regular file of at most 64 MiB, UTF-8
     return _from_json(_parse_json(text, source), source, game)
 
 

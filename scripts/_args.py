@@ -10,12 +10,14 @@ Imported as ``from scripts._args import ...`` (the scripts run as ``python -m sc
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
+
+from games.checks import INT64_MAX
+from heuristics import files
 
 
 def int_range(low: int, high: Optional[int] = None) -> Callable[[str], int]:
@@ -112,6 +114,21 @@ writable_dir = _writable(want_dir=True)
 writable_dir.__doc__ = "A folder that files can be written into: an existing one, or a new one under a writable folder."
 
 
+def report_outputs(parser: argparse.ArgumentParser, out: Optional[Path]) -> Optional[tuple[Path, Path]]:
+    """The two files of a report written with ``--out X`` (``X.md`` and ``X.json``; a ``.md`` or ``.json`` suffix of
+    ``X`` is dropped), each checked before any work: one that is a folder or cannot be written ends in a one-line
+    usage error (exit 2), so a run never finds out at its end that its results have nowhere to go."""
+    if out is None:
+        return None
+    stem = out.with_suffix("") if out.suffix in (".md", ".json") else out
+    paths = (Path(f"{stem}.md"), Path(f"{stem}.json"))
+    for path in paths:
+        problem = _unwritable(path, want_dir=False)
+        if problem is not None:
+            parser.error(f"argument --out: {str(path)!r} {problem}")
+    return paths
+
+
 def run_interruptible(name: str, main: Callable[[Optional[Sequence[str]]], int], argv: Optional[Sequence[str]]) -> int:
     """``main(argv)``, or on Ctrl-C one line (``<name>: interrupted``) on stderr and 130 (128 + SIGINT, what shells
     report) instead of a traceback; what ``main`` wrote as it went (``--out`` files) stays."""
@@ -123,20 +140,34 @@ def run_interruptible(name: str, main: Callable[[Optional[Sequence[str]]], int],
 
 
 def threat_search_options(parser: argparse.ArgumentParser, nodes: int, depth: int) -> None:
-    """Add ``--nodes`` and ``--depth``, the threat-search budget of the scripts that replay games (defaults given)."""
-    parser.add_argument("--nodes", type=positive_int, default=nodes, help=f"moves each threat search may try (default {nodes:,})")
-    parser.add_argument("--depth", type=positive_int, default=depth, help=f"longest VCT looked for, in plies (default {depth})")
+    """Add ``--nodes`` and ``--depth``, the threat-search budget of the scripts that replay games (defaults given);
+    both are 64-bit counters in the search, so larger values are refused when parsed, before any work."""
+    parser.add_argument("--nodes", type=int_range(1, INT64_MAX), default=nodes,
+                        help=f"moves each threat search may try (default {nodes:,})")  # fmt: skip
+    parser.add_argument("--depth", type=int_range(1, INT64_MAX), default=depth,
+                        help=f"longest VCT looked for, in plies (default {depth})")  # fmt: skip
 
 
-def load_report(parser: argparse.ArgumentParser, path: Path, valid: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
-    """The JSON object in ``path`` if ``valid`` accepts it; otherwise exit 2 naming the file and why (unreadable, or
-    not the JSON of ``what``; ``valid`` may also raise KeyError or TypeError on a missing or wrong field)."""
+def load_report(parser: argparse.ArgumentParser, path: Path, check: Callable[[Any], bool], what: str) -> Any:
+    """The JSON document in ``path`` if ``check`` accepts it; otherwise exit 2 with one line naming the file and why.
+
+    The file must be a regular file of at most :data:`heuristics.files.MAX_INPUT_BYTES` holding JSON
+    (:func:`heuristics.files.read_text_capped`, :func:`heuristics.files.parse_json`: nesting too deep and a key
+    given twice are refused).  ``check`` refuses the document by returning False or by raising ValueError, whose
+    message (naming the bad field) is shown; a KeyError, TypeError, AttributeError or IndexError it raises on a
+    missing or wrong field refuses it too.
+    """
     try:
-        data = json.loads(path.read_text())
-        if isinstance(data, dict) and valid(data):
+        text = files.read_text_capped(path)
+    except ValueError as error:
+        parser.error(str(error))
+    try:
+        data = files.parse_json(text, path)
+        if check(data):
             return data
-    except OSError as error:
-        parser.error(f"{str(path)!r}: {error.strerror or error}")
-    except (ValueError, KeyError, TypeError):
-        pass
-    parser.error(f"{str(path)!r} is not the JSON of {what}")
+        problem = ""
+    except ValueError as error:
+        problem = f": {str(error).removeprefix(f'{path}: ')}"
+    except (KeyError, TypeError, AttributeError, IndexError):
+        problem = ""
+    parser.error(f"{str(path)!r} is not the JSON of {what}{problem}")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from games import CONNECT4
-from heuristics import NAMES, get_spec
+from heuristics import NAMES, files, get_spec
 from scripts._paper_play import file_weights
 from scripts._paper_report import beats, cell_from_match, cells_table, fmt_score, markdown_table, score_bars, wilson
 from scripts._paper_run import (
@@ -56,7 +56,7 @@ def tuned(run: Run) -> Output:
                    for name, value in weights.items()]  # fmt: skip
     provenance = ""
     try:
-        provenance = json.dumps(json.loads(path.read_text()).get("provenance", {}), indent=1)
+        provenance = json.dumps(json.loads(files.read_text_capped(path)).get("provenance", {}), indent=1)
     except (OSError, ValueError):
         pass
     findings = [(f"(ours) tuned beats the paper's defaults at depth {c.a.split()[1][1:]}", fmt_score(c), beats(c)) for c in vs_defaults]

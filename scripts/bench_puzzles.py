@@ -13,10 +13,18 @@ puzzle.  The report: per agent the solve rate with its 95% Wilson interval,
 by the kind (VCF or VCT) and length of the win, the mean and slowest move, and each agent's solve rate as a
 ratio of the baseline's, all measured in the same run.
 
+Before any puzzle is played, every spec is built on every board of the
+puzzles (a weight file plays only its own board: ``--boards 15,15,5`` keeps
+the puzzles of that board), and the ``--out`` files are checked writable;
+either problem ends in a one-line usage error (exit 2).  Ctrl-C ends the run
+with one line and exit code 130, writing nothing (a benchmark's ratios are
+only meaningful over the whole set).
+
 Run it from the repository root, on an otherwise idle machine::
 
     python -m scripts.bench_puzzles                       # the default agent against the baseline, 1 s a move
     python -m scripts.bench_puzzles "alphabeta:heuristic=mics,time_ms=400" --time-ms 500 --out runs/puzzles
+    python -m scripts.bench_puzzles gomoku-gomoku-tuned --boards 15,15,5    # a weight file, on its board
 """
 
 from __future__ import annotations
@@ -36,8 +44,9 @@ from typing import Any, Optional, Sequence
 import numba
 
 from games import KInARow
-from scripts._args import int_range, positive_float, run_interruptible, writable_file
+from scripts._args import int_range, positive_float, report_outputs, run_interruptible, writable_file
 from scripts._files import write_text_atomic
+from scripts.gomoku_match import board_type
 from search.agents import AgentSpecError, AgentType, make_agent
 from search.agents.warmup import warm_up
 from search.errors import SearchError
@@ -126,13 +135,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--baseline", default=BASELINE, help=f"the named baseline, measured in the same run (default {BASELINE!r})")
     parser.add_argument("--time-ms", type=positive_float, default=1000.0, help="time limit per puzzle in ms (default 1000)")
     parser.add_argument("--puzzles", type=Path, help="a puzzle file (default: the shipped set)")
+    parser.add_argument("--boards", nargs="+", type=board_type, metavar="M,N,K[x]",
+                        help="only the puzzles of these boards (x: exact-k), e.g. 15,15,5 for a weight file of that board")  # fmt: skip
     parser.add_argument("--limit", type=int_range(1), help="only the first N puzzles (for a quick look)")
-    parser.add_argument("--out", type=writable_file, help="also write <out>.md and <out>.json, atomically")
+    parser.add_argument("--out", type=writable_file, help="also write <out>.md and <out>.json, atomically (both "
+                        "checked before any work; a .md or .json suffix is dropped)")  # fmt: skip
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the benchmark; 0 on success, 2 on bad arguments, 130 on Ctrl-C."""
+    """Run the benchmark; 0 on success, 2 on bad arguments, 130 on Ctrl-C (one line; nothing is written)."""
     return run_interruptible("scripts.bench_puzzles", _main, argv)
 
 
@@ -140,32 +152,49 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     argv = list(sys.argv[1:] if argv is None else argv)
+    outputs = report_outputs(parser, args.out)  # both files checked before any work
     try:
         puzzles = load_puzzles(args.puzzles)
     except SearchError as error:
         parser.error(f"argument --puzzles: {error}")
+    if args.boards is not None:
+        wanted = {board.game() for board in args.boards}
+        puzzles = [p for p in puzzles if p.game in wanted]
     if args.limit is not None:
         puzzles = puzzles[: args.limit]
     if not puzzles:
-        parser.error("the puzzle file holds no puzzles")
+        parser.error("no puzzles to solve: the puzzle file holds none" + (" on --boards" if args.boards else ""))
     specs = list(dict.fromkeys([*args.specs, args.baseline]))
-    for spec in specs:
-        try:
-            make_agent(budgeted(spec, args.time_ms * BUDGET_SHARE), puzzles[0].game)
-        except (AgentSpecError, ValueError) as error:
-            parser.error(f"agent spec {spec!r}: {error}")
+    _check_specs(parser, specs, puzzles, args.time_ms)
     started = time.perf_counter()
     results = {}
     for spec in specs:
         results[spec] = solve_all(spec, puzzles, args.time_ms / 1000)
         print(f"{spec}: {_rate(results[spec])}", file=sys.stderr, flush=True)
     text = report(results, args.baseline, args.time_ms, argv, time.perf_counter() - started)
-    if args.out is not None:
-        stem = args.out.with_suffix("") if args.out.suffix in (".md", ".json") else args.out
-        write_text_atomic(Path(f"{stem}.json"), json.dumps(_as_json(results, args.baseline, args.time_ms), indent=1) + "\n")
-        write_text_atomic(Path(f"{stem}.md"), text)
+    if outputs is not None:
+        write_text_atomic(outputs[1], json.dumps(_as_json(results, args.baseline, args.time_ms), indent=1) + "\n")
+        write_text_atomic(outputs[0], text)
     print(text, end="")
     return 0
+
+
+def _check_specs(parser: argparse.ArgumentParser, specs: Sequence[str], puzzles: Sequence[Puzzle], time_ms: float) -> None:
+    """Exit 2 unless every spec builds an agent on every board of the puzzles (a weight file is for one board)."""
+    boards = list(dict.fromkeys(p.game for p in puzzles))
+    for spec in specs:
+        for game in boards:
+            try:
+                make_agent(budgeted(spec, time_ms * BUDGET_SHARE), game)
+            except (AgentSpecError, ValueError) as error:
+                names = " ".join(_board_name(g) for g in boards)
+                parser.error(f"agent spec {spec!r} cannot play the puzzles of {_board_name(game)}: {error} "
+                             f"(the puzzles' boards: {names}; --boards keeps some of them)")  # fmt: skip
+
+
+def _board_name(game: KInARow) -> str:
+    """``M,N,K`` or ``M,N,Kx`` (exact-k), as ``--boards`` takes it."""
+    return f"{game.rows},{game.cols},{game.k}{'x' if game.exact_k else ''}"
 
 
 if __name__ == "__main__":

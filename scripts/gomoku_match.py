@@ -4,10 +4,10 @@ Openings: ``--stones`` stones placed at random within 3 cells of the centre
 (alternately by the first and the second player), kept only if neither side
 has a VCF (:func:`search.gomoku.threats.find_vcf`, the side not to move checked
 after a pass-like stone in a far corner) and a shallow search
-(``--check-depth`` plies, the ``windows`` evaluator) proves nothing; of
-three such candidates per opening wanted, the ones whose shallow score is
-nearest 0 are kept (the most balanced), distinct up to the board's
-symmetries.  Each opening is played twice, the agents swapping colours, under
+(``--check-depth`` plies, the ``windows`` evaluator) proves nothing (stones
+that already complete a line are drawn again); of three such candidates per
+opening wanted, the ones whose shallow score is nearest 0 are kept (the most
+balanced), distinct up to the board's symmetries.  Each opening is played twice, the agents swapping colours, under
 the Bologna tournament's rules of play (:func:`tuning.tournament.
 play_timed_game`: a move over ``--time-ms`` or an illegal move forfeits;
 agents untimed on their warm-up positions first; an alpha-beta spec without
@@ -15,7 +15,13 @@ a budget searches for 90% of the limit).  The report: the first spec's
 score, wins/draws/losses, Elo with a 95% interval from the game pairs
 (pentanomial, :func:`tuning.stats.pentanomial`), the slowest move of each
 side and the forfeits, per board and in total; ``--out`` writes
-``<out>.md`` and ``<out>.json`` atomically after every game pair.
+``<out>.md`` and ``<out>.json`` atomically after every game.
+
+Before the first game the specs are built on every board, the openings of
+every board are drawn (too few: a usage error saying why, exit 2) and both
+``--out`` files are checked.  Ctrl-C ends the match with one line and exit
+code 130; the game in progress is dropped, never scored, so the files hold
+exactly the finished games (``Partial: N of M games so far``).
 
 Run it from the repository root::
 
@@ -35,7 +41,6 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import numba
@@ -43,7 +48,15 @@ import numpy as np
 
 from games import MNK, Action, Position
 from heuristics import Evaluator
-from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, run_interruptible, writable_file
+from scripts._args import (
+    int_range,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    report_outputs,
+    run_interruptible,
+    writable_file,
+)
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, AgentType, make_agent
 from search.agents.openings import canonical_key
@@ -60,6 +73,8 @@ CANDIDATES_PER_OPENING = 3
 """Undecided openings drawn per opening kept (the most balanced third is kept)."""
 SPREAD = 3
 """Opening stones are placed within this many cells of the centre."""
+DRAWS_PER_OPENING = 600
+"""Random draws of stones made at most per opening wanted, before the match gives up with an error."""
 
 
 @dataclass(frozen=True)
@@ -105,39 +120,73 @@ def _has_vcf_either_side(position: Position) -> bool:
     if find_vcf(position, nodes=20_000).win:
         return True
     game = position.game
-    corners = [0, game.cols - 1, (game.rows - 1) * game.cols, game.n_cells - 1]
+
+    def from_centre(cell: Action) -> float:
+        row, col = divmod(cell, game.cols)
+        return (row - (game.rows - 1) / 2) ** 2 + (col - (game.cols - 1) / 2) ** 2
+
     passed = position.copy()
-    passed.play(next(c for c in corners if passed.is_legal(c)))  # a stone far from the fight stands in for a pass
+    # a stone far from the fight stands in for a pass: the first free corner, else the free cell farthest out
+    passed.play(max(passed.legal_moves(), key=from_centre))
     return not passed.is_terminal() and find_vcf(passed, nodes=20_000).win
 
 
 def make_openings(board: Board, count: int, stones: int, seed: int, check_depth: int) -> list[tuple[Action, ...]]:
-    """``count`` balanced openings of ``stones`` stones (module docstring), seeded."""
+    """``count`` balanced openings of ``stones`` stones (module docstring), seeded.
+
+    At most :data:`DRAWS_PER_OPENING` random draws per opening wanted are made; a draw whose stones already
+    complete a line (on a small board with many stones, most do) is dropped, as is one with a forced win.
+
+    Raises:
+        ValueError: fewer than ``count`` balanced openings within the draws (why the draws were dropped is said).
+    """
     game = board.game()
     rng = np.random.default_rng(seed)
     evaluator = Evaluator("windows", game)
     seen: set[bytes] = set()
     scored: list[tuple[float, tuple[Action, ...]]] = []
-    for _ in range(count * CANDIDATES_PER_OPENING * 200):
+    dropped = {"over": 0, "repeated": 0, "forced": 0}
+    for _ in range(count * DRAWS_PER_OPENING):
         if len(scored) == count * CANDIDATES_PER_OPENING:
             break
-        position = game.position()
-        while position.ply < stones:
-            cell = (game.rows // 2 + int(rng.integers(-SPREAD, SPREAD + 1))) * game.cols + game.cols // 2 + int(
-                rng.integers(-SPREAD, SPREAD + 1))  # fmt: skip
-            if position.is_legal(cell):
-                position.play(cell)
+        position = _random_stones(game, stones, rng)
+        if position is None:
+            dropped["over"] += 1
+            continue
         key = canonical_key(position)
-        if key in seen or position.is_terminal() or _has_vcf_either_side(position):
+        if key in seen:
+            dropped["repeated"] += 1
             continue
         seen.add(key)
+        if _has_vcf_either_side(position):
+            dropped["forced"] += 1
+            continue
         score = search(position, evaluator, depth=check_depth, radius=2).score if check_depth else 0.0
-        if not is_win_score(score):
-            scored.append((abs(float(score)), tuple(position.moves)))
+        if is_win_score(score):
+            dropped["forced"] += 1
+            continue
+        scored.append((abs(float(score)), tuple(position.moves)))
     if len(scored) < count:
-        raise ValueError(f"found only {len(scored)} balanced {stones}-stone openings of {board.name}; asked for {count}")
+        why = (f"of {count * DRAWS_PER_OPENING} random draws {dropped['over']} already completed a line, "
+               f"{dropped['repeated']} repeated another and {dropped['forced']} had a forced win")  # fmt: skip
+        raise ValueError(f"found only {len(scored)} balanced {stones}-stone openings of {board.name}; asked for {count} "
+                         f"({why}): try fewer --stones or a larger board")  # fmt: skip
     scored.sort(key=lambda item: item[0])  # stable: ties keep the seeded order
     return [moves for _, moves in scored[:count]]
+
+
+def _random_stones(game: MNK, stones: int, rng: np.random.Generator) -> Optional[Position]:
+    """``stones`` stones placed at random within :data:`SPREAD` cells of the centre, alternately by each side;
+    None if they complete a line (the game would be over before it starts)."""
+    position = game.position()
+    while position.ply < stones:
+        cell = (game.rows // 2 + int(rng.integers(-SPREAD, SPREAD + 1))) * game.cols + game.cols // 2 + int(
+            rng.integers(-SPREAD, SPREAD + 1))  # fmt: skip
+        if position.is_legal(cell):
+            position.play(cell)
+            if position.is_terminal():
+                return None
+    return position
 
 
 @dataclass
@@ -165,9 +214,13 @@ def _agent(spec: str, board: Board, limit_ms: float) -> AgentType:
     return agent
 
 
-def play_board(board: Board, specs: tuple[str, str], args: argparse.Namespace, done: Any) -> BoardResult:
-    """Every opening of ``board`` twice, colours swapped; ``done(result)`` after each pair."""
-    openings = make_openings(board, args.openings, args.stones, args.seed, args.check_depth)
+def play_board(board: Board, openings: list[tuple[Action, ...]], specs: tuple[str, str], args: argparse.Namespace,
+               done: Any) -> BoardResult:  # fmt: skip
+    """Every opening twice, colours swapped; ``done(result, pair_finished)`` after each game.
+
+    A game interrupted (Ctrl-C: a KeyboardInterrupt from the agent's search) is not recorded: the exception
+    leaves with the games finished before it in ``result``, as the last ``done`` saw them.
+    """
     result = BoardResult(board, openings)
     agents = {"A": _agent(specs[0], board, args.time_ms), "B": _agent(specs[1], board, args.time_ms)}
     game = board.game()
@@ -183,7 +236,7 @@ def play_board(board: Board, specs: tuple[str, str], args: argparse.Namespace, d
             result.scores.append(_score_of_a(record, a_first))
             for side, name in enumerate(order):
                 result.slowest[name] = max(result.slowest[name], record.slowest[side])
-        done(result)
+            done(result, not a_first)
     return result
 
 
@@ -262,8 +315,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Play the match; 0 on success, 2 on bad arguments, 130 on Ctrl-C (``--out`` keeps the pairs played)."""
+    """Play the match; 0 on success, 2 on bad arguments, 130 on Ctrl-C (``--out`` keeps the games finished)."""
     return run_interruptible("scripts.gomoku_match", _main, argv)
+
+
+def _all_openings(parser: argparse.ArgumentParser, boards: Sequence[Board],
+                  args: argparse.Namespace) -> dict[Board, list[tuple[Action, ...]]]:  # fmt: skip
+    """The openings of every board; too few on one is a usage error naming the board (exit 2)."""
+    try:
+        return {board: make_openings(board, args.openings, args.stones, args.seed, args.check_depth) for board in boards}
+    except ValueError as error:
+        parser.error(str(error))
 
 
 def _main(argv: Optional[Sequence[str]]) -> int:
@@ -271,34 +333,33 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     args = parser.parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     specs = (args.a, args.b)
-    for spec in specs:
-        try:
-            make_agent(budgeted(spec, args.time_ms * BUDGET_SHARE), args.boards[0].game())
-        except (AgentSpecError, ValueError) as error:
-            parser.error(f"agent spec {spec!r}: {error}")
-    outputs = None
-    if args.out is not None:
-        stem = args.out.with_suffix("") if args.out.suffix in (".md", ".json") else args.out
-        outputs = (Path(f"{stem}.md"), Path(f"{stem}.json"))
-        for path in outputs:
-            problem = _unwritable(path, want_dir=False)
-            if problem is not None:
-                parser.error(f"argument --out: {str(path)!r} {problem}")
+    boards = list(dict.fromkeys(args.boards))
+    for board in boards:  # every board the match will play: a spec one of them refuses ends here, not mid-match
+        for spec in specs:
+            try:
+                make_agent(budgeted(spec, args.time_ms * BUDGET_SHARE), board.game())
+            except (AgentSpecError, ValueError) as error:
+                parser.error(f"agent spec {spec!r} on {board.name}: {error}")
+    outputs = report_outputs(parser, args.out)
     started = time.perf_counter()
     results: list[BoardResult] = []
+    openings = _all_openings(parser, boards, args)  # before any game: too few of them is a usage error
 
-    def write(current: BoardResult) -> None:
+    def write(current: BoardResult, pair_finished: bool) -> None:
         shown = [*results, current] if current not in results else results
         if outputs is not None:
+            report = markdown(shown, specs, args, time.perf_counter() - started)
+            planned = len(boards) * args.openings * 2
+            played = sum(len(r.scores) for r in shown)
+            if played < planned:
+                report = report.replace("\n", f"\n\nPartial: {played} of {planned} games so far.\n", 1)
             write_text_atomic(outputs[1], json.dumps(as_json(shown, specs, args), indent=1) + "\n")
-            write_text_atomic(outputs[0], markdown(shown, specs, args, time.perf_counter() - started))
-        print(f"{current.board.name}: {len(current.scores)} games, A {_summary(current.scores)}", file=sys.stderr, flush=True)
+            write_text_atomic(outputs[0], report)
+        if pair_finished:
+            print(f"{current.board.name}: {len(current.scores)} games, A {_summary(current.scores)}", file=sys.stderr, flush=True)
 
-    for board in list(dict.fromkeys(args.boards)):
-        try:
-            results.append(play_board(board, specs, args, write))
-        except ValueError as error:  # too few openings: a usage problem, named with its board
-            parser.error(str(error))
+    for board in boards:
+        results.append(play_board(board, openings[board], specs, args, write))
     report = markdown(results, specs, args, time.perf_counter() - started)
     if outputs is not None:  # the file ends as the report printed (its last progress write had an earlier time)
         write_text_atomic(outputs[0], report)

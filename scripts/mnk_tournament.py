@@ -6,14 +6,18 @@ limit or an illegal move forfeits (rules and budgets: :mod:`tuning.tournament`).
 The output is a table per configuration (points, slowest move of each
 agent, forfeits) with totals, in Markdown on stdout and, with ``--out``,
 as ``<out>.md`` and ``<out>.json`` (both checked before any game, and
-rewritten atomically as each configuration finishes, so an interrupted or
-failed run keeps what it played: the report then says how many of the
-configurations it holds).  Configurations
+rewritten atomically after every game, so an interrupted or failed run
+keeps exactly the games it finished: the report then says how many of the
+configurations are finished, and how far the others got; the JSON marks
+each configuration ``finished`` or not).  Configurations
 the game core cannot build are reported as not playable, with the reason.
 ``--max-plies`` adjudicates long games as draws (the report says how many);
 ``--workers`` plays configurations in that many processes at once, one
 game per process, so each agent still has a core of its own for its move
 when the machine has that many cores.
+
+Ctrl-C ends the run at once with one line on stderr and exit code 130: the
+game in progress (in every worker) is dropped, never scored as a forfeit.
 
 Run it from the repository root::
 
@@ -25,20 +29,31 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import copy
+import functools
 import json
 import multiprocessing
 import os
 import platform
+import queue
 import shlex
+import signal
 import sys
 import time
-from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import numba
 
 from games import MNK
-from scripts._args import _unwritable, int_range, non_negative_int, positive_float, positive_int, run_interruptible, writable_file
+from scripts._args import (
+    int_range,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    report_outputs,
+    run_interruptible,
+    writable_file,
+)
 from scripts._files import write_text_atomic
 from search.agents import AgentSpecError, make_agent
 from tuning.tournament import (
@@ -167,14 +182,17 @@ def _workers_note(workers: int) -> str:
     return f" {workers} configurations were played at once, each in its own process ({os.cpu_count()} CPUs)."
 
 
-def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
-    """Everything the tournament produced, games included (moves are m,n,k cell actions: row * N + column)."""
+def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args: argparse.Namespace,
+            finished: Optional[set[Config]] = None) -> dict[str, Any]:  # fmt: skip
+    """Everything the tournament produced, games included (moves are m,n,k cell actions: row * N + column);
+    ``finished`` (None: all) are the configurations whose games are all played, the others are marked unfinished."""
     return {
         "time_ms": args.time_ms, "games_per_pair": args.games, "seed": args.seed, "agents": list(labels),
         "max_plies": args.max_plies, "workers": args.workers,
         "totals": {label: sum(r.points.get(label, 0) for r in results) for label in labels},
         "configurations": [{
-            "config": r.name, "playable": r.playable, "reason": r.reason, "points": r.points,
+            "config": r.name, "finished": finished is None or r.config in finished, "playable": r.playable,
+            "reason": r.reason, "points": r.points,
             "slowest_ms": {label: round(s * 1000, 3) for label, s in r.slowest.items()}, "refused": r.refused,
             "games": [{
                 "first": g.first, "second": g.second, "winner": g.winner, "reason": g.reason, "detail": g.detail,
@@ -185,9 +203,27 @@ def as_json(results: Sequence[ConfigurationResult], labels: Sequence[str], args:
     }  # fmt: skip
 
 
-def _play_one(config: Config, args: argparse.Namespace) -> ConfigurationResult:
-    """One configuration, as a worker process plays it."""
-    return play_configuration(config, args.specs, args.time_ms, args.games, args.seed, max_plies=args.max_plies)
+def _play_one(config: Config, args: argparse.Namespace,
+              on_game: Optional[Callable[[ConfigurationResult], None]] = None) -> ConfigurationResult:  # fmt: skip
+    """One configuration; ``on_game`` gets the result so far after each finished game."""
+    return play_configuration(config, args.specs, args.time_ms, args.games, args.seed, max_plies=args.max_plies,
+                              on_game=on_game)  # fmt: skip
+
+
+_progress_queue: Any = None
+"""In a worker process: the queue its finished games go to (set by :func:`_start_worker`)."""
+
+
+def _start_worker(progress: Any) -> None:
+    """A worker's start: keep the queue for its progress; Ctrl-C is the parent's to answer (already ignored)."""
+    global _progress_queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _progress_queue = progress
+
+
+def _play_in_worker(config: Config, args: argparse.Namespace) -> ConfigurationResult:
+    """One configuration in a worker process, each finished game's result so far sent to the parent."""
+    return _play_one(config, args, lambda result: _progress_queue.put((config, copy.deepcopy(result))))
 
 
 def _progress(result: ConfigurationResult) -> None:
@@ -196,48 +232,75 @@ def _progress(result: ConfigurationResult) -> None:
 
 
 def _play_all(configs: Sequence[Config], args: argparse.Namespace,
-              done: Callable[[list[ConfigurationResult]], None]) -> list[ConfigurationResult]:  # fmt: skip
+              done: Callable[[list[ConfigurationResult], set[Config]], object]) -> list[ConfigurationResult]:  # fmt: skip
     """Every configuration's result, in the order of ``configs``; with workers, the biggest boards start first.
 
-    ``done`` is called with the results so far (in ``configs`` order) each time a configuration finishes.
+    ``done(results, finished)`` is called after each finished game with the results so far, in ``configs`` order,
+    and the configurations among them that are finished (the others hold the games finished so far).
     """
     by_config: dict[Config, ConfigurationResult] = {}
+    finished: set[Config] = set()
 
-    def finished(config: Config, result: ConfigurationResult) -> None:
+    def played(config: Config, result: ConfigurationResult, last: bool) -> None:
+        if config in finished:
+            return  # a late progress message of a configuration already reported whole
         by_config[config] = result
-        done([by_config[c] for c in configs if c in by_config])
-        _progress(result)  # after the write: a reader of this line finds the files up to date
+        if last:
+            finished.add(config)
+        done([by_config[c] for c in configs if c in by_config], finished)
+        if last:
+            _progress(result)  # after the write: a reader of this line finds the files up to date
 
     if args.workers == 1:
         for config in configs:
-            finished(config, _play_one(config, args))
-        return [by_config[config] for config in configs]
-    biggest_first = sorted(configs, key=lambda c: -c[0] * c[1])
-    # spawn, not fork: a forked child would inherit numba's state from a parent that may have started threads
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context) as pool:
-        futures = {pool.submit(_play_one, config, args): config for config in biggest_first}
-        for future in concurrent.futures.as_completed(futures):
-            finished(futures[future], future.result())
+            played(config, _play_one(config, args, functools.partial(played, config, last=False)), True)
+    else:
+        _play_in_workers(configs, args, played)
     return [by_config[config] for config in configs]
 
 
-def _outputs(parser: argparse.ArgumentParser, out: Optional[Path]) -> Optional[tuple[Path, Path]]:
-    """The report's two files (``<out>.md``, ``<out>.json``), each checked writable before any game (exit 2 if not)."""
-    if out is None:
-        return None
-    stem = out.with_suffix("") if out.suffix in (".md", ".json") else out
-    paths = (Path(f"{stem}.md"), Path(f"{stem}.json"))
-    for path in paths:
-        problem = _unwritable(path, want_dir=False)
-        if problem is not None:
-            parser.error(f"argument --out: {str(path)!r} {problem}")
-    return paths
+def _play_in_workers(configs: Sequence[Config], args: argparse.Namespace,
+                     played: Callable[[Config, ConfigurationResult, bool], None]) -> None:  # fmt: skip
+    """Play ``configs`` in ``args.workers`` processes, the biggest boards first, reporting to ``played``.
+
+    The workers start with Ctrl-C ignored: Ctrl-C in a terminal reaches every process of the group, and the
+    parent alone answers it (a KeyboardInterrupt here) by ending the workers at once, their games in progress
+    unrecorded, without a traceback from any of them.  A worker that dies (killed, out of memory) ends the run
+    with an error (``BrokenProcessPool``), as it did before.
+    """
+    # spawn, not fork: a forked child would inherit numba's state from a parent that may have started threads
+    context = multiprocessing.get_context("spawn")
+    progress = context.Queue()
+    pool = concurrent.futures.ProcessPoolExecutor(args.workers, mp_context=context, initializer=_start_worker,
+                                                  initargs=(progress,))  # fmt: skip
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the workers, started by submit, inherit it
+        try:
+            pending = {pool.submit(_play_in_worker, config, args): config
+                       for config in sorted(configs, key=lambda c: -c[0] * c[1])}  # fmt: skip
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        while pending:
+            try:
+                config, result = progress.get(timeout=0.05)
+                played(config, result, False)
+            except queue.Empty:
+                pass
+            for job in [job for job in pending if job.done()]:
+                played(pending.pop(job), job.result(), True)  # a worker's exception is raised here
+    except BaseException:
+        for worker in multiprocessing.active_children():  # the pool's workers: their games in progress are dropped
+            worker.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        progress.close()
+        progress.join_thread()
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: ``--out`` keeps the
-    configurations that finished)."""
+    """Run the tournament; return the exit code (2 for bad arguments, 130 on Ctrl-C: ``--out`` keeps the games
+    that finished)."""
     return run_interruptible("scripts.mnk_tournament", _main, argv)
 
 
@@ -248,20 +311,31 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     _check_specs(parser, args.specs, args.time_ms)
     configs = list(dict.fromkeys(c for group in args.configs for c in group)) if args.configs else list(CONFIGURATIONS)
     labels = labels_of(args.specs)
-    outputs = _outputs(parser, args.out)
+    outputs = report_outputs(parser, args.out)
     started = time.perf_counter()
 
-    def write(results: list[ConfigurationResult]) -> str:
+    def write(results: list[ConfigurationResult], finished: set[Config]) -> str:
         report = markdown(results, labels, args, time.perf_counter() - started)
-        if len(results) < len(configs):
-            report = report.replace("\n", f"\n\nPartial: {len(results)} of {len(configs)} configurations so far.\n", 1)
+        if len(finished) < len(configs):
+            report = report.replace("\n", f"\n\n{_partial_note(results, finished, configs, args)}\n", 1)
         if outputs is not None:
-            write_text_atomic(outputs[1], json.dumps(as_json(results, labels, args), indent=1) + "\n")
+            write_text_atomic(outputs[1], json.dumps(as_json(results, labels, args, finished), indent=1) + "\n")
             write_text_atomic(outputs[0], report)
         return report
 
-    print(write(_play_all(configs, args, write)), end="")
+    results = _play_all(configs, args, write)
+    print(write(results, set(configs)), end="")
     return 0
+
+
+def _partial_note(results: Sequence[ConfigurationResult], finished: set[Config], configs: Sequence[Config],
+                  args: argparse.Namespace) -> str:  # fmt: skip
+    """The line of a report written before the end: the configurations finished, and the games of the others."""
+    pairs = len(args.specs) * (len(args.specs) - 1) // 2
+    started = [f"{r.name} ({len(r.games)} of {pairs * args.games} games)" for r in results if r.config not in finished]
+    return (f"Partial: {len(finished)} of {len(configs)} configurations so far"
+            + (f"; under way: {', '.join(started)}." if started else "."))
+
 
 if __name__ == "__main__":
     sys.exit(main())

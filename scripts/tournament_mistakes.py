@@ -10,6 +10,10 @@ move; a pruned search's win is its claim, not a proof).  Against an opponent tha
 more than half the points of a configuration played with both colours, so these positions are where any share
 above half must come from.
 
+The file is checked before anything is printed (:func:`check_tournament`: the fields this script reads, and
+every game's moves replayed), as are ``--agent``, ``--configs``, ``--think`` and the budgets: a bad one ends in
+one line naming it and exit code 2.  Ctrl-C ends the run with one line and exit code 130.
+
 Prints, per configuration, the positions checked and, per game with one, the first position where a win
 showed (the ply after which it showed, what proved it, and how the game ended), then a total::
 
@@ -21,12 +25,15 @@ showed (the ply after which it showed, what proved it, and how the game ended), 
 from __future__ import annotations
 
 import argparse
+import re
+import string
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from games import make_game
 from games.position import Position
+from heuristics.files import describe_json
 from scripts._args import load_report, run_interruptible, threat_search_options
 from search.agents import make_agent
 from search.gomoku.threats import applies, find_vcf, find_vct
@@ -41,7 +48,7 @@ DEFAULT_DEPTH = 21
 def agent_label(data: dict[str, Any], name: str) -> str:
     """The label of the agent ``name`` names: a letter (``A`` the first spec) or a label of ``data["agents"]``."""
     labels = list(data["agents"])
-    if len(name) == 1 and name.isalpha() and ord(name.upper()) - ord("A") < len(labels):
+    if len(name) == 1 and name in string.ascii_letters and ord(name.upper()) - ord("A") < len(labels):
         return labels[ord(name.upper()) - ord("A")]
     if name in labels:
         return name
@@ -112,8 +119,79 @@ def check_configuration(entry: dict[str, Any], label: str, nodes: int, depth: in
 
 
 def _game_of(entry: dict[str, Any]) -> Any:
-    """The m,n,k game of a configuration's entry (``"M,N,K"``: M rows, N columns)."""
-    return make_game("mnk", *map(int, entry["config"].split(",")))
+    """The m,n,k game of a configuration's entry (``"M,N,K"``: M rows, N columns; ValueError if it is none)."""
+    found = _CONFIG.fullmatch(entry["config"])
+    if found is None:
+        raise ValueError(f"{entry['config']!r} is not M,N,K (rows, columns, k)")
+    rows, cols, k = (int(group) for group in found.groups())
+    return make_game("mnk", rows, cols, k)
+
+
+_CONFIG = re.compile(r"([0-9]{1,6}),([0-9]{1,6}),([0-9]{1,6})")
+
+
+def check_tournament(data: Any) -> bool:
+    """True if ``data`` is the JSON of a tournament this script can replay; else ValueError naming the first bad field.
+
+    Checked: the agents (two or more distinct labels); per configuration its ``config`` (a board the game core
+    builds, if ``playable``), and per game ``first`` and ``second`` (two of the agents), ``winner`` (0, 1 or
+    null), ``reason`` (a string) and ``moves`` (cell actions that replay from the empty board, none after the end).
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"the document is {describe_json(data)}, not an object")
+    agents = _field(data, "agents", list, "")
+    if len(agents) < 2 or not all(isinstance(a, str) for a in agents) or len(set(agents)) < len(agents):
+        raise ValueError("agents must list two or more distinct agent labels (strings)")
+    for i, entry in enumerate(_field(data, "configurations", list, "")):
+        where = f"configurations[{i}]"
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where} is {describe_json(entry)}, not an object")
+        _field(entry, "config", str, where)
+        games = _field(entry, "games", list, where)
+        if not _field(entry, "playable", bool, where, default=True):
+            continue  # its games (none) are never replayed
+        try:
+            game = _game_of(entry)
+        except ValueError as error:
+            raise ValueError(f"{where}.config: {error}") from None
+        for j, record in enumerate(games):
+            _check_game(record, game, agents, f"{where}.games[{j}]")
+    return True
+
+
+def _check_game(record: Any, game: Any, agents: Sequence[str], where: str) -> None:
+    """ValueError naming the first field of a game ``record`` that this script cannot use."""
+    if not isinstance(record, dict):
+        raise ValueError(f"{where} is {describe_json(record)}, not an object")
+    players = [_field(record, key, str, where) for key in ("first", "second")]
+    if players[0] == players[1] or not all(p in agents for p in players):
+        raise ValueError(f"{where}: 'first' and 'second' must be two of the agents {', '.join(agents)}")
+    if "winner" not in record:
+        raise ValueError(f"{where}.winner is missing")
+    winner = record["winner"]
+    if winner is not None and (isinstance(winner, bool) or winner not in (0, 1)):
+        raise ValueError(f"{where}.winner is {describe_json(winner)}, not 0 (the first player), 1 or null (a draw)")
+    _field(record, "reason", str, where)
+    try:
+        game.position(_field(record, "moves", list, where))
+    except ValueError as error:  # IllegalMoveError: a cell given twice or off the board, a move after the end
+        raise ValueError(f"{where}.moves: {error}") from None
+
+
+def _field(data: dict[str, Any], key: str, kind: type, where: str, default: Any = None) -> Any:
+    """``data[key]`` if it is a ``kind`` (str, list or bool); ``default`` if missing and one is given."""
+    name = f"{where}.{key}" if where else key
+    if key not in data:
+        if default is not None:
+            return default
+        raise ValueError(f"{name} is missing")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise ValueError(f"{name} is {describe_json(value)}, not {_TYPE_NAMES[kind]}")
+    return value
+
+
+_TYPE_NAMES = {str: "a string", list: "a list", bool: "true or false"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,10 +207,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load(parser: argparse.ArgumentParser, path: Path) -> dict[str, Any]:
-    def valid(data: dict[str, Any]) -> bool:
-        return isinstance(data["agents"], list) and all({"config", "games"} <= set(c) for c in data["configurations"])
-
-    return load_report(parser, path, valid, "python -m scripts.mnk_tournament --out")
+    return load_report(parser, path, check_tournament, "python -m scripts.mnk_tournament --out")  # type: ignore[no-any-return]
 
 
 def _check_think(parser: argparse.ArgumentParser, spec: Optional[str], entries: Sequence[dict[str, Any]]) -> None:

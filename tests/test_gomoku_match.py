@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from games import MNK
 from scripts import gomoku_match
 from search.gomoku.threats import find_vcf
+from tests.inprocess import call_within, run_main
+from tests.interrupts import interrupt_when
 from tests.test_mnk_tournament import FirstFree
 from tuning.tournament import play_timed_game
 
@@ -111,6 +113,56 @@ def test_ctrl_c_ends_with_one_line_and_130_keeping_the_pairs_played(tmp_path: Pa
     assert capsys.readouterr().err.splitlines()[-1] == "scripts.gomoku_match: interrupted"
     kept = json.loads((tmp_path / "m.json").read_text())
     assert len(kept["boards"][0]["games"]) == 2  # the first pair, written when it finished
+
+
+def test_ctrl_c_during_a_timed_search_ends_at_once_keeping_exactly_the_finished_games(tmp_path: Path) -> None:
+    """A real SIGINT while A searches (0.9 s a move) in the third game: one line, exit 130, the two finished games
+    in both files and no forfeit for the interrupted one (the old clock turned Ctrl-C into a forfeit, played on
+    and exited 0)."""
+    out = tmp_path / "m"
+    args = ["scripts.gomoku_match", "alphabeta:heuristic=windows,radius=2", "rules", "--boards", "9,9,5", "--openings",
+            "2", "--time-ms", "1000", "--max-plies", "4", "--out", str(out)]  # one move a game: A's, B's, A's, B's
+    ended = interrupt_when(args, line=lambda text: text.startswith("9,9,5: 2 games"), delay=0.3)
+    assert ended.returncode == 130 and ended.stdout == "", ended.stderr
+    assert ended.stderr.splitlines()[-1] == "scripts.gomoku_match: interrupted" and "Traceback" not in ended.stderr
+    games = json.loads((tmp_path / "m.json").read_text())["boards"][0]["games"]
+    assert [g["reason"] for g in games] == ["ply cap", "ply cap"]
+    assert "Partial: 2 of 4 games so far." in (tmp_path / "m.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.md"]  # no temporary file left
+
+
+def test_random_stones_that_complete_a_line_are_drawn_again_and_too_few_openings_end_in_an_error(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """20 stones on 7,7,4 (the spread covers the whole board) nearly always make four in a row: the old generator
+    waited forever for a legal cell on the finished board; now such draws are dropped, and the match ends in a
+    usage error saying why when too few openings are left."""
+    board = gomoku_match.board_type("7,7,4")
+    with pytest.raises(ValueError, match=r"found only \d+ balanced 20-stone openings of 7,7,4; asked for 2 \(of 1200 "
+                                         r"random draws \d+ already completed a line"):  # fmt: skip
+        call_within(30, lambda: gomoku_match.make_openings(board, 2, 20, seed=0, check_depth=0))  # no hang
+    status, out, err = call_within(30, lambda: run_main(gomoku_match.main, [FAST_A, FAST_B, "--boards", "7,7,4", "--stones",
+                                                                             "20", "--openings", "1"], capsys))  # fmt: skip
+    assert status == 2 and out == "" and "found only" in err.splitlines()[-1] and "try fewer --stones" in err
+    draw, finished = gomoku_match._random_stones, []
+
+    def spy(*args: object) -> object:
+        position = draw(*args)  # type: ignore[arg-type]
+        finished.append(position is None)
+        return position
+
+    monkeypatch.setattr(gomoku_match, "_random_stones", spy)
+    openings = gomoku_match.make_openings(gomoku_match.board_type("9,9,5"), 2, 20, seed=0, check_depth=0)
+    assert any(finished) and not all(finished)  # this seed draws a finished position among open ones
+    for opening in openings:
+        assert len(opening) == 20 and not MNK(9, 9, 5).position(list(opening)).is_terminal()
+
+
+def test_the_specs_are_checked_on_every_board_before_any_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A weight file plays its own board only: on the second board it is refused before the first game."""
+    status, out, err = run_main(gomoku_match.main, ["gomoku-gomoku-tuned", FAST_B, "--boards", "15,15,5", "15,15,5x"],
+                                capsys)  # fmt: skip
+    assert status == 2 and out == ""
+    assert "agent spec 'gomoku-gomoku-tuned' on 15,15,5x:" in err.splitlines()[-1] and "15,15,5: " not in err
 
 
 def test_the_losses_script_finds_the_move_after_which_the_opponent_proves_a_vct(tmp_path: Path,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,8 +13,8 @@ from typing import Any, Optional
 import pytest
 
 from games import TIC_TAC_TOE, Action, KInARow, Position
-from tests.interrupts import default_sigint
-from tuning.tournament import CONFIGURATIONS, budgeted, game_points, play_configuration, play_timed_game
+from tests.interrupts import interrupt_when, is_running
+from tuning.tournament import CONFIGURATIONS, ConfigurationResult, budgeted, game_points, play_configuration, play_timed_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,6 +136,31 @@ def test_an_agent_that_cannot_play_the_board_forfeits_and_a_board_the_core_refus
     assert not refused.playable and "rows=101 is out of range" in refused.reason and not refused.games
 
 
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SystemExit])
+def test_an_interrupted_game_is_never_recorded(stop: type[BaseException]) -> None:
+    """Ctrl-C (or an exit) during a move is not an agent's failure: it leaves the configuration, the games before it
+    reported one by one, and no forfeit is recorded for the game it cut."""
+
+    class Stopper(FirstFree):
+        armed = False
+
+        def select_move(self, position: Position) -> Action:
+            if self.armed and position.ply >= 3:  # its second move of the game after the first
+                raise stop()
+            return super().select_move(position)
+
+    seen: list[int] = []
+    planted = {"rules": FirstFree(), "random": Stopper()}
+
+    def finished(result: ConfigurationResult) -> None:
+        seen.append(len(result.games))
+        planted["random"].armed = True  # type: ignore[attr-defined]
+
+    with pytest.raises(stop):
+        play_configuration((3, 3, 3), ["rules", "random"], build=lambda spec, game, seed: planted[spec], on_game=finished)
+    assert seen == [1]
+
+
 def test_the_seed_configurations() -> None:
     assert len(CONFIGURATIONS) == len(set(CONFIGURATIONS)) == 25
     assert CONFIGURATIONS[0] == (3, 3, 3) and CONFIGURATIONS[-3:] == ((10, 10, 5), (50, 50, 10), (70, 70, 10))
@@ -223,17 +247,39 @@ def test_an_output_that_is_a_folder_is_refused_before_any_game(tmp_path: Path) -
     assert "3,3,3:" not in out.stderr and not (tmp_path / "x.json").exists()  # no game was played
 
 
-def test_ctrl_c_is_one_line_and_130_and_keeps_the_configurations_played(tmp_path: Path) -> None:
-    args = ["alphabeta:depth=2,heuristic=windows", "rules", "--configs", "3,3,3", "15,15,5", "--time-ms", "5000",
-            "--out", str(tmp_path / "run")]  # fmt: skip
-    with subprocess.Popen([sys.executable, "-m", "scripts.mnk_tournament", *args], cwd=ROOT, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          preexec_fn=default_sigint) as proc:  # fmt: skip
-        assert proc.stderr is not None
-        assert proc.stderr.readline().startswith("3,3,3: ")  # the first configuration is done, the second is playing
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130 and err == "scripts.mnk_tournament: interrupted\n" and out == "", err
+def _interrupted_tournament(tmp_path: Path, workers: int) -> None:
+    """A real Ctrl-C once a game of 9,9,5 is in the report, while the alpha-beta agent searches (0.9 s a move) in the
+    next one: one line, exit 130, the report holds exactly the finished games, and none is an error forfeit (the
+    old clock turned Ctrl-C into one, played on and exited 0)."""
+    out = tmp_path / "run"
+    args = ["scripts.mnk_tournament", "alphabeta:heuristic=windows,radius=2", "rules", "--configs", "3,3,3", "9,9,5",
+            "--games", "2", "--max-plies", "2", "--time-ms", "1000", "--workers", str(workers), "--out", str(out)]  # fmt: skip
+
+    def a_game_of_9_9_5() -> bool:
+        try:
+            data = json.loads((tmp_path / "run.json").read_text())
+        except (OSError, ValueError):
+            return False
+        return any(c["config"] == "9,9,5" and c["games"] for c in data["configurations"])
+
+    ended = interrupt_when(args, when=a_game_of_9_9_5, delay=0.3, group=workers > 1)  # a terminal's Ctrl-C: all of them
+    assert ended.returncode == 130 and ended.stderr.splitlines()[-1] == "scripts.mnk_tournament: interrupted", ended.stderr
+    assert "Traceback" not in ended.stderr and "leaked" not in ended.stderr and ended.stdout == "", ended.stderr
     data = json.loads((tmp_path / "run.json").read_text())
-    assert [c["config"] for c in data["configurations"]] == ["3,3,3"] and len(data["configurations"][0]["games"]) == 4
-    assert "Partial: 1 of 2 configurations so far." in (tmp_path / "run.md").read_text()
+    configs = {c["config"]: c for c in data["configurations"]}
+    assert configs["3,3,3"]["finished"] and len(configs["3,3,3"]["games"]) == 2
+    assert not configs["9,9,5"]["finished"] and len(configs["9,9,5"]["games"]) == 1
+    assert all(g["reason"] == "ply cap" for c in configs.values() for g in c["games"])  # no forfeit, no error
+    assert "Partial: 1 of 2 configurations so far; under way: 9,9,5 (1 of 2 games)." in (tmp_path / "run.md").read_text()
+    assert len(ended.children) >= (3 if workers > 1 else 0)  # two workers and the resource tracker
+    time.sleep(0.5)  # the pool's processes, killed, are gone by now
+    assert not [pid for pid in ended.children if is_running(pid)]
+
+
+def test_ctrl_c_during_a_timed_search_is_one_line_and_130_keeping_the_finished_games(tmp_path: Path) -> None:
+    _interrupted_tournament(tmp_path, workers=1)
+
+
+def test_ctrl_c_stops_the_workers_without_a_traceback_keeping_the_finished_games(tmp_path: Path) -> None:
+    """Two worker processes (Ctrl-C reaches them too): they end at once, silently; no semaphore is leaked."""
+    _interrupted_tournament(tmp_path, workers=2)

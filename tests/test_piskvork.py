@@ -15,6 +15,7 @@ import pytest
 
 from games import MAX_SIDE
 from search.piskvork._time import Limits, move_budget_ms, table_slots, with_budget
+from tests.interrupts import interrupt_when
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -325,6 +326,31 @@ def test_bad_options_exit_2_with_one_line(args: list[str], message: str) -> None
     out = subprocess.run([sys.executable, "-m", "search.piskvork", *args], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, input="", timeout=120)  # fmt: skip
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_a_weight_file_for_a_gomoku_board_plays_that_board() -> None:
+    """``--agent`` is checked on the boards a manager is likely to start, not on k x k (which refused every gomoku
+    weight file at launch): the tuned gomoku table plays START 15 and answers another size with ERROR."""
+    engine = Engine("--agent", "gomoku-gomoku-tuned")
+    try:
+        fresh(engine, size=15, turn_ms=300)
+        reply = board(engine, [(7, 7), (9, 9), (12, 3)], row(0, 0, 1, 2, 3))
+        assert reply == "4,0"  # it plays, and blocks the four
+        assert engine.ask("START 20").startswith("ERROR START 20: agent 'gomoku-gomoku-tuned' cannot play m,n,k 20,20,5")
+        assert engine.end() == 0
+    finally:
+        engine.proc.kill()
+    out = subprocess.run([sys.executable, "-m", "search.piskvork", "--agent", "gomoku-gomoku-tuned", "--k", "4"],
+                         capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, input="",
+                         timeout=120)  # fmt: skip
+    assert out.returncode == 2 and out.stderr.splitlines()[-1].endswith("the file is for m,n,k 15,15,5, not m,n,k 15,15,4")
+
+
+def test_ctrl_c_during_a_search_is_one_line_on_stderr_and_130() -> None:
+    """A real SIGINT while the engine searches a move (a 10 s turn): no ERROR line to the manager, no traceback."""
+    ended = interrupt_when(["search.piskvork"], line=lambda text: text == "OK\n", delay=0.5,
+                           stdin="START 15\nINFO timeout_turn 10000\nTURN 7,7\n")  # fmt: skip
+    assert (ended.returncode, ended.stdout, ended.stderr) == (130, "OK\n", "search.piskvork: interrupted\n")
 
 
 def test_the_exact_solver_is_refused_per_start_size_not_at_launch() -> None:

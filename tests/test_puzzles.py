@@ -13,6 +13,8 @@ from scripts import bench_puzzles
 from search.errors import SearchError
 from search.gomoku.puzzles import Puzzle, load_puzzles, puzzles_json, verify, winning_moves, wins_after
 from search.gomoku.threats import find_vcf
+from tests.inprocess import run_main
+from tests.interrupts import interrupt_when
 
 SHIPPED = load_puzzles()
 VCT_SAMPLE = 2
@@ -135,3 +137,106 @@ def test_make_puzzles_is_reproducible_on_a_tiny_budget(tmp_path: Path, monkeypat
     assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
     made = load_puzzles(tmp_path / "a.json")
     assert len(made) >= 1 and all(verify(p) is None for p in made)
+
+
+def _puzzle_file(path: Path, puzzles: list[object]) -> Path:
+    path.write_text(json.dumps({"format": "alphabeta-gym-puzzles", "version": 1, "puzzles": puzzles}))
+    return path
+
+
+def _shipped_with(**changes: object) -> dict[str, object]:
+    """The first shipped puzzle's JSON with ``changes`` (None: the field removed)."""
+    data = SHIPPED[0].to_json()
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key)
+        else:
+            data[key] = value
+    return data
+
+
+_FIRST = SHIPPED[0].to_json()
+# (the puzzles list, or the whole file's text; what the error says): each ended in a traceback or was accepted before
+MALFORMED_PUZZLES: list[tuple[object, str]] = [
+    ('{"format": "alphabeta-gym-puzzles", "puzzles": ' + "[" * 100_000 + "]" * 100_000 + "}", "JSON nested too deeply"),
+    ('{"format": "alphabeta-gym-puzzles", "format": "x", "puzzles": []}', "key 'format' appears twice"),
+    ([["h8", "i9"]], "puzzle 1: a puzzle is a JSON object with the fields name, rows"),  # AttributeError before
+    ([_FIRST, "h8"], "puzzle 2: a puzzle is a JSON object"),
+    ([_shipped_with(moves=_FIRST["moves"] + " h8")], "malformed puzzle '15x15-free-vcf-001': field 'moves': move 'h8'"),  # IllegalMoveError
+    ([_shipped_with(moves=" ".join(SHIPPED[0].game.format_moves(SHIPPED[0].moves + SHIPPED[0].line).split()))],
+     "field 'moves': the position is already over (won)"),  # the attacker's five on the board: the agents raised on it
+    ([_shipped_with(rows="15")], "field 'rows' is '15', not a JSON integer"),
+    ([_shipped_with(rows=True)], "field 'rows' is true, not a JSON integer"),
+    ([_shipped_with(exact_k=0)], "field 'exact_k' is 0, not a JSON true or false"),
+    ([_shipped_with(moves=[112, 113])], "field 'moves' is a list, not a JSON string"),
+    ([_shipped_with(plies=None)], "field 'plies' is missing"),
+    ([_shipped_with(plies=0)], "field 'plies' is 0, not a positive number of plies"),
+    ([_shipped_with(rows=0)], "rows=0"),
+    ([_shipped_with(kind="vcx")], "field 'kind' is 'vcx', not one of vcf, vct"),
+    ([_shipped_with(winning="")], "field 'winning' must name one or more empty cells"),
+    ([_shipped_with(winning="h8")], "field 'winning' must name one or more empty cells"),  # h8 holds a stone
+    ([_shipped_with(line="h8")], "field 'line': move 'h8' in m,n,k 15,15,5 position 'h8 k6"),
+    ([_shipped_with(moves="h8 zz99")], "field 'moves': "),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("content, message", MALFORMED_PUZZLES, ids=[str(i) for i in range(len(MALFORMED_PUZZLES))])
+def test_a_malformed_puzzle_file_is_one_line_naming_the_puzzle_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                         content: object, message: str) -> None:  # fmt: skip
+    path = tmp_path / "p.json"
+    if isinstance(content, str):
+        path.write_text(content)
+    else:
+        _puzzle_file(path, content)  # type: ignore[arg-type]
+    with pytest.raises(SearchError) as raised:
+        load_puzzles(path)
+    assert str(raised.value).startswith(f"{path}: ") and message in str(raised.value) and "\n" not in str(raised.value)
+    status, out, err = run_main(bench_puzzles.main, ["--puzzles", str(path)], capsys)
+    assert status == 2 and out == "" and err.splitlines()[-1] == f"python -m scripts.bench_puzzles: error: argument --puzzles: {raised.value}"
+
+
+def _no_work(*args: object) -> None:
+    raise AssertionError("the benchmark started before its arguments were checked")
+
+
+@pytest.mark.parametrize("folder", ["b.md", "b.json"])
+def test_bench_puzzles_checks_both_output_files_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                monkeypatch: pytest.MonkeyPatch, folder: str) -> None:  # fmt: skip
+    """Only ``--out`` itself was checked: a folder at ``<out>.md`` or ``<out>.json`` lost the results at the end."""
+    (tmp_path / folder).mkdir()
+    monkeypatch.setattr(bench_puzzles, "solve_all", _no_work)
+    status, out, err = run_main(bench_puzzles.main, ["--limit", "1", "--out", str(tmp_path / "b")], capsys)
+    assert status == 2 and out == "" and err.splitlines()[-1].endswith(f"argument --out: '{tmp_path / folder}' is a folder")
+
+
+def test_bench_puzzles_checks_every_spec_on_every_board_before_any_work(capsys: pytest.CaptureFixture[str],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A weight file of 15,15,5 was checked on the first puzzle's board only, and crashed at the first exact-k
+    puzzle with nothing written; now it is refused before any work, and ``--boards`` keeps its board's puzzles."""
+    monkeypatch.setattr(bench_puzzles, "solve_all", _no_work)
+    status, out, err = run_main(bench_puzzles.main, ["gomoku-gomoku-tuned"], capsys)
+    last = err.splitlines()[-1]
+    assert status == 2 and out == "" and "agent spec 'gomoku-gomoku-tuned' cannot play the puzzles of 15,15,5x:" in last
+    assert "the puzzles' boards: 15,15,5 15,15,5x 20,20,5; --boards keeps some of them" in last
+    played: dict[str, list[Puzzle]] = {}
+
+    def solve(spec: str, puzzles: list[Puzzle], limit_s: float) -> list[bench_puzzles.Attempt]:
+        played[spec] = puzzles
+        return [bench_puzzles.Attempt(p.name, p.kind, p.plies, "a1", False, 0.5) for p in puzzles]
+
+    monkeypatch.setattr(bench_puzzles, "solve_all", solve)
+    status, out, err = run_main(bench_puzzles.main, ["gomoku-gomoku-tuned", "--boards", "15,15,5"], capsys)
+    free = [p for p in SHIPPED if (p.game.rows, p.game.exact_k) == (15, False)]
+    assert status == 0 and played == {"gomoku-gomoku-tuned": free, bench_puzzles.BASELINE: free}
+    assert f"| `gomoku-gomoku-tuned` | 0/{len(free)} = 0.0%" in out
+
+
+def test_bench_puzzles_ctrl_c_during_a_timed_search_is_one_line_and_130_writing_nothing(tmp_path: Path) -> None:
+    """A real SIGINT while the baseline searches (2.7 s a move, its warm-up first): one line, exit 130, no file."""
+    args = ["scripts.bench_puzzles", "alphabeta:heuristic=windows,radius=2,depth=1,tss_nodes=0", "--baseline",
+            "alphabeta:heuristic=windows,radius=2,tss_nodes=0", "--time-ms", "3000", "--limit", "1", "--out",
+            str(tmp_path / "b")]  # fmt: skip
+    ended = interrupt_when(args, line=lambda text: text.startswith("alphabeta:heuristic=windows,radius=2,depth=1"), delay=1.0)
+    assert ended.returncode == 130 and ended.stdout == "", ended.stderr
+    assert ended.stderr.splitlines()[-1] == "scripts.bench_puzzles: interrupted" and "Traceback" not in ended.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -60,6 +60,7 @@ from typing import Any, Optional, Sequence, Union
 from games import CONNECT4, Action, InvalidGameError, KInARow, Position, game_from_record
 from games.cli import add_game_arguments, game_from_args
 from games.errors import AlphabetaError, GameError
+from heuristics import files
 
 FORMAT = "alphabeta-gym-labels"
 VERSION = 1
@@ -67,6 +68,9 @@ DATA_DIR = Path(__file__).parent / "data"
 """Where the shipped label sets live (package data)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
+MAX_LABEL_TEXT_BYTES = 16 * files.MAX_INPUT_BYTES
+"""The most text a label file may unpack to (1 GiB: some 20 million Connect-4 positions at about 52 bytes a line;
+the shipped sets unpack to under 0.5 MiB): a gzip'd file of a few kilobytes can unpack to gigabytes."""
 
 
 class LabelFileError(AlphabetaError):
@@ -158,14 +162,21 @@ def write_labels(path: PathLike, header: dict[str, Any], rows: Sequence[tuple[st
 
 
 def _read_lines(source: Path) -> list[str]:
+    data = files.read_bytes_capped(source, LabelFileError)  # a regular file of at most 64 MiB (gzip'd)
     try:
-        with gzip.open(source, "rt", encoding="utf-8") as handle:
-            return handle.read().splitlines()
+        with gzip.GzipFile(fileobj=io.BytesIO(data), mode="rb") as handle:
+            text = handle.read(MAX_LABEL_TEXT_BYTES + 1)
+        if len(text) > MAX_LABEL_TEXT_BYTES:
+            raise LabelFileError(f"{source}: unpacks to over {MAX_LABEL_TEXT_BYTES // 2**20} MiB of text: "
+                                 "not a label file this package writes")  # fmt: skip
+        return text.decode("utf-8").splitlines()
     except OSError as exc:
         raise LabelFileError(f"{source}: cannot read as a gzip'd label file: {exc.strerror or exc}") from None
     except (EOFError, zlib.error) as exc:  # a truncated or corrupted gzip stream
         raise LabelFileError(f"{source}: the gzip'd label file is truncated or corrupt ({exc}); "
                              "write it again (python -m tuning.labels)") from None  # fmt: skip
+    except UnicodeDecodeError as exc:
+        raise LabelFileError(f"{source}: the label file is not UTF-8 text: {exc}") from None
 
 
 def _header_game(header: Any, source: Path) -> KInARow:
@@ -199,7 +210,7 @@ def load_labels(path: Optional[PathLike] = None, game: Optional[KInARow] = None)
         LabelFileError: unreadable file, a bad header or line, or a file for another game than ``game``.
     """
     source = Path(path) if path is not None else default_path(game or CONNECT4)
-    if not source.is_file():
+    if not source.exists():  # a folder, a pipe or a device: the reader names what it is
         raise LabelFileError(f"{source}: no such label file")
     lines = _read_lines(source)
     header: Any = None

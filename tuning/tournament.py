@@ -198,7 +198,8 @@ def labels_of(specs: Sequence[str]) -> list[str]:
 def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit_ms: float = 1000.0,
                        games: int = GAMES_PER_PAIR, seed: int = 0,
                        build: Callable[[str, KInARow, int], AgentType] = make_agent,
-                       max_plies: Optional[int] = None) -> ConfigurationResult:  # fmt: skip
+                       max_plies: Optional[int] = None,
+                       on_game: Optional[Callable[[ConfigurationResult], None]] = None) -> ConfigurationResult:  # fmt: skip
     """Every pair of ``specs`` plays ``games`` games (first player alternating, the lower index first) on ``config``.
 
     Args:
@@ -209,6 +210,8 @@ def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit
         seed: agents are seeded from it, the game's number and their side.
         build: how a spec becomes an agent (tests plant agents through it).
         max_plies: adjudicate games still open after this many plies as draws (None: play them out).
+        on_game: called with the result so far after each finished game (a report written as games end holds
+            exactly the finished ones: an interrupted game, a KeyboardInterrupt, is never recorded).
     """
     result = ConfigurationResult(config, playable=True)
     try:
@@ -234,6 +237,8 @@ def play_configuration(config: tuple[int, int, int], specs: Sequence[str], limit
                 for side, label in enumerate(pair):
                     result.points[label] += record.points[side]
                     result.slowest[label] = max(result.slowest[label], record.slowest[side])
+                if on_game is not None:
+                    on_game(result)
     return result
 
 

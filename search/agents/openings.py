@@ -120,13 +120,17 @@ class OpeningBook:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike[str]]) -> OpeningBook:
-        """Read a book written by :meth:`save`."""
+        """Read a book written by :meth:`save` (OpeningError: not a regular file of at most
+        :data:`heuristics.files.MAX_INPUT_BYTES`, not JSON, or not an openings object)."""
         try:
-            data = json.loads(Path(path).read_text())
+            data = json.loads(files.read_text_capped(path, OpeningError))
         except RecursionError:  # json's own error for nesting too deep to parse
             raise OpeningError(f"{path}: cannot read openings: JSON nested too deeply") from None
-        except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise OpeningError(f"{path}: cannot read openings: {error}") from None
+        except ValueError as error:  # the reader's errors (they name the path first), JSONDecodeError
+            detail = str(error).removeprefix(f"{os.fspath(path)}: ")
+            raise OpeningError(f"{path}: cannot read openings: {detail}") from None
+        if not isinstance(data, dict):
+            raise OpeningError(f"{path}: cannot read openings: the JSON is a {type(data).__name__}, not an object")
         return cls.from_json(data)
 
 

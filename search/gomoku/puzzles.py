@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
 from games import MNK, Action, KInARow, Position
+from heuristics import files
 from search.errors import SearchError
 from search.gomoku.threats import find_vcf, find_vct
 
@@ -88,16 +89,74 @@ class Puzzle:
         }  # fmt: skip
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Puzzle:
-        """The inverse of :meth:`to_json` (SearchError naming the field on a malformed object)."""
+    def from_json(cls, data: Any) -> Puzzle:
+        """The inverse of :meth:`to_json`.
+
+        Raises:
+            SearchError: not an object, a missing field or one of the wrong type (named), a board the game core
+                refuses, moves that cannot be played from the empty board (a cell given twice), a position that is
+                already over, winning moves that are not legal there, or a line that cannot be played after it.
+        """
+        if not isinstance(data, dict):
+            raise SearchError(f"a puzzle is a JSON object with the fields {', '.join(_FIELDS)}; got {files.describe_json(data)}")
+        name = data.get("name")
+        shown = repr(name) if isinstance(name, str) else "?"
         try:
-            game = MNK(int(data["rows"]), int(data["cols"]), int(data["k"]), exact_k=bool(data["exact_k"]))
-            parse = game.parse_moves
-            return cls(str(data["name"]), game, tuple(parse(data["moves"])), int(data["plies"]),
-                       frozenset(parse(data["winning"])), tuple(parse(data["line"])), str(data["source"]),
-                       str(data.get("kind", "vcf")))  # fmt: skip
-        except (KeyError, TypeError, ValueError) as error:
-            raise SearchError(f"malformed puzzle {data.get('name', '?')!r}: bad or missing field ({error})") from None
+            fields = {key: _field(data, key, kind) for key, kind in _FIELDS.items()}
+            kind = data.get("kind", "vcf")
+            if kind not in KINDS:
+                raise ValueError(f"field 'kind' is {kind!r}, not one of {', '.join(KINDS)}")
+            if fields["plies"] < 1:
+                raise ValueError(f"field 'plies' is {fields['plies']}, not a positive number of plies")
+            game = MNK(fields["rows"], fields["cols"], fields["k"], exact_k=fields["exact_k"])
+            moves = tuple(_moves(game, fields["moves"], "moves"))
+            position = _replay(game, moves, "moves")  # a cell given twice, a move after the game ended
+            if position.is_terminal():
+                raise ValueError(f"field 'moves': the position is already over ({'won' if position.winner is not None else 'drawn'})")
+            winning = frozenset(_moves(game, fields["winning"], "winning"))
+            if not winning or not all(position.is_legal(m) for m in winning):
+                raise ValueError("field 'winning' must name one or more empty cells of the position")
+            line = tuple(_moves(game, fields["line"], "line"))
+            _replay(game, (*moves, *line), "line")  # the line replays after the position
+        except (ValueError, TypeError) as error:  # the game core's errors are ValueErrors
+            raise SearchError(f"malformed puzzle {shown}: {error}") from None
+        return cls(fields["name"], game, moves, fields["plies"], winning, line, fields["source"], kind)
+
+
+_FIELDS: dict[str, type] = {"name": str, "rows": int, "cols": int, "k": int, "exact_k": bool, "moves": str,
+                            "plies": int, "winning": str, "line": str, "source": str}  # fmt: skip
+"""A puzzle object's required fields and their JSON types (moves in the game's notation); ``kind`` is optional."""
+KINDS = ("vcf", "vct")
+"""The kinds of forced win a puzzle may hold (:attr:`Puzzle.kind`)."""
+
+
+def _field(data: dict[str, Any], key: str, kind: type) -> Any:
+    """``data[key]`` if it is a ``kind`` (an int is not a bool here, nor a bool an int), else ValueError naming it."""
+    if key not in data:
+        raise ValueError(f"field {key!r} is missing")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"field {key!r} is {files.describe_json(value)}, not a JSON {_JSON_NAMES[kind]}")
+    return value
+
+
+_JSON_NAMES = {str: "string", int: "integer", bool: "true or false"}
+
+
+def _replay(game: KInARow, moves: tuple[Action, ...], key: str) -> Position:
+    """The position after ``moves`` (ValueError naming the field ``key`` if one cannot be played)."""
+    try:
+        return game.position(moves)
+    except ValueError as error:  # IllegalMoveError
+        raise ValueError(f"field {key!r}: {error}") from None
+
+
+def _moves(game: KInARow, text: str, key: str) -> list[Action]:
+    """The moves of a puzzle's field, in the game's notation (ValueError naming the field)."""
+    try:
+        return game.parse_moves(text)
+    except ValueError as error:
+        raise ValueError(f"field {key!r}: {error}") from None
 
 
 def _wins_now(position: Position, move: Action) -> bool:
@@ -214,19 +273,28 @@ def load_puzzles(path: Union[str, Path, None] = None) -> list[Puzzle]:
     """The puzzles of ``path``, or of the shipped set (None).
 
     Raises:
-        SearchError: the file cannot be read or is not a puzzle file.
+        SearchError: the file cannot be read (or is not a regular file of at most
+            :data:`heuristics.files.MAX_INPUT_BYTES`), is not JSON, is not a puzzle file, or holds a malformed
+            puzzle (:meth:`Puzzle.from_json`; the message names the puzzle's number and the field).
     """
+    source = str(path) if path is not None else SHIPPED
     try:
         if path is None:
             text = resources.files("search.gomoku").joinpath("data", SHIPPED).read_text()
         else:
-            text = Path(path).read_text()
-        data = json.loads(text)
+            text = files.read_text_capped(path, SearchError)
+        data = files.parse_json(text, source, SearchError)  # nesting too deep, a key given twice: one-line errors
     except (OSError, ValueError) as error:
-        raise SearchError(f"{path or SHIPPED}: cannot read puzzles: {error}") from None
+        raise SearchError(f"{source}: cannot read puzzles: {str(error).removeprefix(source + ': ')}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("puzzles"), list):
-        raise SearchError(f"{path or SHIPPED}: not a puzzle file (format {FORMAT!r} with a 'puzzles' list)")
-    return [Puzzle.from_json(item) for item in data["puzzles"]]
+        raise SearchError(f"{source}: not a puzzle file (format {FORMAT!r} with a 'puzzles' list)")
+    puzzles = []
+    for number, item in enumerate(data["puzzles"], 1):
+        try:
+            puzzles.append(Puzzle.from_json(item))
+        except SearchError as error:
+            raise SearchError(f"{source}: puzzle {number}: {error}") from None
+    return puzzles
 
 
 def puzzles_json(puzzles: Iterable[Puzzle], meta: dict[str, Any]) -> str:

@@ -36,7 +36,11 @@ on a timed match, ``time_left`` (:func:`search.piskvork._time.move_budget_ms`:
 90% of the turn less 20 ms); ``max_memory`` bounds the transposition
 table.  The engine is any agent spec (``--agent``, default
 :data:`DEFAULT_SPEC`); alpha-beta specs get the time budget, others play
-as they are.
+as they are.  A spec is refused at launch (exit 2) only if it can play
+none of the boards a manager is likely to start (15x15, 20x20 and k x k
+with ``--k``): a weight file for 15,15,5 (``gomoku-gomoku-tuned``) plays
+START 15 and answers another size with ``ERROR``, as the exact solver
+answers a board too large for it.
 
 Errors: a malformed line (bad coordinates, an occupied cell, a move before
 START, a board the game core cannot build, a value that is not a number)
@@ -44,7 +48,8 @@ gets one ``ERROR <message>`` line naming the bad input, and the engine
 keeps running; a command the engine does not know gets the protocol's
 ``UNKNOWN <message>``.  With ``--debug`` each move is preceded by a
 ``DEBUG`` line (depth, score, nodes, milliseconds), which managers show in
-their log.
+their log.  Ctrl-C (SIGINT), even during a search, ends the engine with one
+line on stderr and exit code 130, nothing more on stdout.
 
 The session itself (one line in, its answers out) is :class:`search.piskvork._brain.Brain`.
 """
@@ -61,7 +66,10 @@ from search.errors import UnsolvableGameError
 from search.piskvork._brain import DEFAULT_SPEC, GOMOKU_K, Brain, ProtocolError
 from search.piskvork._time import with_budget
 
-__all__ = ["Brain", "DEFAULT_SPEC", "GOMOKU_K", "ProtocolError", "main", "serve"]
+__all__ = ["Brain", "DEFAULT_SPEC", "GOMOKU_K", "LIKELY_SIDES", "ProtocolError", "main", "serve"]
+
+LIKELY_SIDES = (15, 20)
+"""Board sides ``--agent`` is checked on at launch (with k x k): the Gomocup's standard and freestyle boards."""
 
 
 # --------------------------------------------------------------------------- command line
@@ -101,22 +109,40 @@ def serve(brain: Brain, lines: TextIO, out: TextIO) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the protocol on stdin/stdout; return the exit code (2 for bad options, 0 otherwise)."""
+    """Run the protocol on stdin/stdout; return the exit code (2 for bad options, 130 on Ctrl-C, 0 otherwise)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    try:
-        if args.k < 2:
-            parser.error(f"--k {args.k} is too small: k is at least 2")
-        # The spec is checked on the smallest board of this k: a board's size is the manager's to choose (START),
-        # and an agent that cannot hold it (the exact solver on 15x15) answers that START with ERROR.
-        game = MNK(args.k, args.k, args.k)
-        make_agent(args.agent, game)  # the spec as written: its own errors name what is wrong with it
-        make_agent(with_budget(args.agent, 1000), game)
-    except UnsolvableGameError:
-        pass  # the solver holds smaller boards than k x k: some START may still fit it
-    except ValueError as exc:
-        parser.error(str(exc))
+    if args.k < 2:
+        parser.error(f"--k {args.k} is too small: k is at least 2")
+    problem = _spec_problem(args.agent, args.k)
+    if problem is not None:
+        parser.error(problem)
     try:
         return serve(Brain(args.k, args.agent, args.name, args.debug), sys.stdin, sys.stdout)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C, during a search too: one line on stderr, nothing on the manager's stdout
+        print("search.piskvork: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, as shells report it
+
+
+def _spec_problem(spec: str, k: int) -> Optional[str]:
+    """Why ``spec`` can play no board of ``k`` a manager is likely to start, or None if it can play one.
+
+    The board's size is the manager's to choose (START), so the spec is tried on the boards of
+    :data:`LIKELY_SIDES` (Gomocup's 15x15 and 20x20, and the smallest, k x k): a malformed spec fails on all of
+    them, a weight file for one board plays that board, and an agent that cannot hold some size (the exact
+    solver on 15x15) answers that START with ERROR.  The error shown is the first board's.
+    """
+    problems = []
+    for side in dict.fromkeys((*LIKELY_SIDES, k)):
+        if side < k:
+            continue
+        game = MNK(side, side, k)
+        try:
+            make_agent(spec, game)  # the spec as written: its own errors name what is wrong with it
+            make_agent(with_budget(spec, 1000), game)
+            return None
+        except UnsolvableGameError:
+            return None  # the solver holds boards smaller than these: some START may still fit it
+        except ValueError as exc:
+            problems.append(str(exc))
+    return problems[0]
