@@ -27,13 +27,13 @@ import io
 import json
 import os
 import re
-import stat
 import zipfile
 from typing import Any, Callable
 
 import numpy as np
 
 from games.errors import AlphabetaError
+from heuristics.files import read_bytes_capped
 
 __all__ = ["MAX_MODEL_BYTES", "ModelError", "load_policy"]
 
@@ -110,19 +110,12 @@ def load_policy(path: str | os.PathLike[str], deterministic: bool = True, truste
 
 
 def _read_zip(path: str) -> zipfile.ZipFile:
-    """The model file as an open zip: a regular file of at most :data:`MAX_MODEL_BYTES`."""
+    """The model file as an open zip: a regular file of at most :data:`MAX_MODEL_BYTES` (the project's one reader of
+    user-given files, :func:`heuristics.files.read_bytes_capped`)."""
+    raw = read_bytes_capped(path, ModelError, MAX_MODEL_BYTES)
     try:
-        info = os.stat(path)
-    except OSError as error:
-        raise ModelError(f"model file {path!r}: {error.strerror or error}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise ModelError(f"model file {path!r} is not a regular file: give the .zip that model.save wrote")
-    if info.st_size > MAX_MODEL_BYTES:
-        raise ModelError(f"model file {path!r} is {info.st_size:,} bytes, above the {MAX_MODEL_BYTES:,} read")
-    try:
-        with open(path, "rb") as file:
-            return zipfile.ZipFile(io.BytesIO(file.read()))
-    except (OSError, zipfile.BadZipFile) as error:
+        return zipfile.ZipFile(io.BytesIO(raw))
+    except zipfile.BadZipFile as error:
         raise ModelError(f"model file {path!r} is not a zip written by model.save: {error}") from None
 
 

@@ -123,7 +123,8 @@ def test_files_that_are_no_model_are_refused_in_one_line(tmp_path: Path) -> None
     with zipfile.ZipFile(tmp_path / "empty.zip", "w") as archive:
         archive.writestr("other", "x")
     for path, message in [(tmp_path / "text.zip", "not a zip"), (tmp_path / "empty.zip", "no 'data'"),
-                          (tmp_path, "not a regular file"), (tmp_path / "missing.zip", "No such file")]:  # fmt: skip
+                          (tmp_path, "not a regular file"), (tmp_path / "missing.zip", "missing.zip"),
+                          (Path("/dev/zero"), "not a regular file")]:  # fmt: skip
         with pytest.raises(ModelError, match=message):
             load_policy(path)
 
