@@ -1,0 +1,207 @@
+"""The one door from the arena to the project's engine: every import of games, heuristics, search and tuning is here.
+
+The rest of :mod:`arena` imports only this module, so a change of where the engine keeps a name (the
+search package's split into subpackages, the threat search's move) touches this file alone.  Two helpers
+live here that belong beside the solver, and are written on its public and documented semi-private
+surface: :func:`move_values` (the exact score of every legal move within a deadline, cancellable from
+another thread) and :func:`cancel_solver`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Optional
+
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Action, GameError, KInARow, Position, make_game  # noqa: F401
+from games.rules import column_name  # noqa: F401
+from games.errors import IllegalMoveError, InvalidGameError, NotationError  # noqa: F401
+from heuristics import Evaluator, WeightFileError, load_weights  # noqa: F401
+from heuristics.weights import shipped_weight_files
+from search import Limit, SearchResult, search  # noqa: F401
+from search import _solver as _solver_kernels
+from search.agent_spec import AGENT_NAMES, parse_spec  # noqa: F401
+from search.agents import AgentSpecError, make_agent, uses_gomoku_engine  # noqa: F401
+from search.agents import generic_heuristic as _generic_heuristic
+from search.errors import SearchError  # noqa: F401
+from search.gomoku import GomokuEngine
+from search.protocol import WIN_SCORE, is_win_score, plies_to_end  # noqa: F401
+from search.solve import Solver, solvable  # noqa: F401
+from search.threats import applies as threats_apply  # noqa: F401
+from search.threats import find_vcf, find_vct  # noqa: F401
+from games.cli import add_game_arguments, game_from_args  # noqa: F401
+from heuristics.files import write_text_atomic  # noqa: F401
+from search.openings import make_openings  # noqa: F401
+from tuning.match import cached_agent, pair_seed  # noqa: F401
+from tuning.stats import pentanomial  # noqa: F401
+
+__all__ = [
+    "AGENT_NAMES", "AgentSpecError", "CONNECT4", "GOMOKU", "GameError", "KInARow", "Limit", "Position", "SearchResult",
+    "TIC_TAC_TOE", "analysis_searcher", "cancel_solver", "find_vcf", "find_vct", "make_agent", "make_game",
+    "move_values", "pentanomial", "redact", "shipped_names", "thread_solver", "threats_apply", "timed_spec",
+]  # fmt: skip
+
+
+def redact(url: str) -> str:
+    """``url`` with its password and secret query arguments shown as ``***`` (the tuner's own redaction)."""
+    from tuning._study import redact as tuner_redact
+
+    return tuner_redact(url)
+
+
+@lru_cache(maxsize=16)
+def shipped_names(game: KInARow) -> tuple[str, ...]:
+    """The shipped weight files (by name) whose game is ``game``: the opponents a player can pick by name."""
+    names = []
+    for name, path in shipped_weight_files().items():
+        try:
+            if load_weights(path).game == game:
+                names.append(name)
+        except (WeightFileError, ValueError):  # a file another version of the game format wrote: not offered
+            continue
+    return tuple(names)
+
+
+def timed_spec(spec: str, time_ms: float) -> str:
+    """``spec`` thinking ``time_ms`` a move, where it has no budget of its own (alpha-beta, weight files, ``perfect``).
+
+    A ``perfect`` agent without a budget could think for minutes on an early Connect-4 position; with one it
+    answers in time, exactly where the solver finishes (:class:`search.solve.PerfectAgent`).
+
+    Raises:
+        AgentSpecError: a malformed spec (the message lists what is allowed).
+    """
+    from tuning.tournament import budgeted
+
+    parsed = parse_spec(spec)
+    if parsed.kind == "perfect" and not {"time_ms", "nodes"} & set(parsed.options):
+        text = spec.strip().rstrip(",")
+        return f"{text}{',' if parsed.options else ('' if text.endswith(':') else ':')}time_ms={time_ms:g}"
+    return budgeted(spec, time_ms)
+
+
+# ---------------------------------------------------------------------------------------------- alpha-beta
+
+
+class Searcher:
+    """One analysis' alpha-beta search: the gomoku engine where it plays, else :func:`search.search` with a kept table."""
+
+    def __init__(self, game: KInARow) -> None:
+        self.game = game
+        self.engine: Optional[GomokuEngine] = GomokuEngine(game) if uses_gomoku_engine(game, None) else None
+        self.heuristic = "gomoku" if self.engine is not None else _generic_heuristic(game)
+        self.evaluator = None if self.engine is not None else Evaluator(self.heuristic, game)
+        # m,n,k boards search the cells near the stones, as the m,n,k default agent does (a 20x20 board has 400 moves)
+        self.radius = 2 if not game.gravity and game.n_cells > 49 else None
+
+    def iteration(self, position: Position, depth: int, time_ms: float) -> SearchResult:
+        """Search ``position`` to ``depth`` within ``time_ms``; a result of a smaller depth means the time ran out."""
+        if self.engine is not None:
+            return self.engine.search(position, Limit(depth=depth, time_ms=time_ms))
+        assert self.evaluator is not None
+        return search(position, self.evaluator, Limit(depth=depth, time_ms=time_ms, radius=self.radius))
+
+
+def analysis_searcher(game: KInARow) -> Searcher:
+    """A :class:`Searcher` for ``game`` (build one per analysis: it keeps a table)."""
+    return Searcher(game)
+
+
+# ---------------------------------------------------------------------------------------------- exact solver
+
+_LOCAL = threading.local()
+
+
+def thread_solver(game: KInARow) -> Solver:
+    """This thread's solver for ``game`` (a 32 MB table each; two games kept per thread, the older dropped)."""
+    kept: dict[KInARow, Solver] = getattr(_LOCAL, "solvers", None) or {}
+    _LOCAL.solvers = kept
+    solver = kept.get(game)
+    if solver is None:
+        if len(kept) >= 2:
+            kept.pop(next(iter(kept)))
+        solver = kept[game] = Solver(game)
+    return solver
+
+
+def cancel_solver(solver: Solver) -> None:
+    """Stop ``solver``'s running search at its next node (called from another thread; the search returns unfinished).
+
+    A limited search checks ``work[-1, B_LIMIT]`` at every node; a limit of one node has always passed.
+    """
+    solver._work[-1, _solver_kernels.B_LIMIT] = 1
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """The exact score of one legal move, from the side to move before it (Pascal Pons' convention)."""
+
+    move: Action
+    score: int
+
+
+def move_values(solver: Solver, position: Position, deadline: float, cancelled: threading.Event,
+                on_value: Callable[[MoveValue], None]) -> bool:  # fmt: skip
+    """Solve every legal move of ``position``, centre first, calling ``on_value`` as each is known.
+
+    A move that wins at once scores ``(cells + 1 - ply) // 2``; a move that fills the board draws; any
+    other is minus the solver's score of the position after it.  The table is kept between calls (its
+    entries are true bounds whatever position found them), so a position next to one analysed is quick.
+
+    Args:
+        solver: the solver of ``position``'s game (this thread's: :func:`thread_solver`).
+        position: a position that is not over (left unchanged).
+        deadline: a ``time.perf_counter()`` time; the search stops there.
+        cancelled: set from another thread to stop (:func:`cancel_solver` makes a running search notice).
+        on_value: called with each solved move, in the order solved.
+
+    Returns:
+        True if every move was solved; False if the deadline or the cancellation stopped it first.
+    """
+    game = position.game
+    centre = (game.cols - 1) / 2 if game.gravity else None
+    moves = sorted(position.legal_moves(), key=(lambda a: (abs(a - centre), a)) if centre is not None else _cell_order(game))
+    win_now = (game.n_cells + 1 - position.ply) // 2
+    child = position.copy()
+    for move in moves:
+        if cancelled.is_set() or time.perf_counter() >= deadline:
+            return False
+        child.play(move)
+        try:
+            if child.winner is not None:
+                value: Optional[int] = win_now
+            elif child.is_terminal():
+                value = 0
+            else:
+                score = solver._score(child, False, node_limit=0, deadline=deadline)
+                value = None if score is None else -score
+        finally:
+            child.undo()
+        if value is None:
+            return False
+        on_value(MoveValue(move, value))
+    return True
+
+
+def _cell_order(game: KInARow) -> Callable[[Action], tuple[float, Action]]:
+    """m,n,k cells nearest the centre first (as the solver orders them)."""
+    middle_r, middle_c = (game.rows - 1) / 2, (game.cols - 1) / 2
+    return lambda a: (abs(a // game.cols - middle_r) + abs(a % game.cols - middle_c), a)
+
+
+def warm_up(game: KInARow = CONNECT4) -> None:
+    """Load (or compile) the kernels the arena calls first: positions, the solver, alpha-beta and the gomoku engine.
+
+    A cold numba cache compiles for tens of seconds; a warm one loads in about a second.
+    """
+    position = game.position("4444")
+    solver = thread_solver(game)
+    solver._score(position, False, node_limit=0, deadline=time.perf_counter() + 0.05)
+    search(position, Evaluator(_generic_heuristic(game), game), Limit(depth=2))
+    board = GOMOKU.position("h8 h9 i8")
+    Searcher(GOMOKU).iteration(board, 1, 1000.0)
+    find_vcf(board, nodes=100)
+    searcher = Searcher(TIC_TAC_TOE)
+    searcher.iteration(TIC_TAC_TOE.position("b2"), 2, 1000.0)
