@@ -40,7 +40,7 @@ def make_study(path: Path, trials: int = len(COUNTS)) -> str:
                  "pentanomial": counts, "elo": estimate.elo}  # fmt: skip
         if number < 2:
             attrs["start"] = ("incumbent", "paper defaults")[number]
-        params = {"f1": 1.0 if number == 1 else 0.25 * number + 0.5, "f2": 0.1 * number - 0.3, "depth": 2 + number % 6}
+        params = {"f1": 1.0 if number == 1 else (0.37 * number + 0.5) % 4.0, "f2": (0.1 * number) % 2.0 - 0.3, "depth": 2 + number % 6}
         study.add_trial(create_trial(params=params, distributions=distributions, user_attrs=attrs,
                                      state=TrialState.PRUNED if pruned else TrialState.COMPLETE,
                                      value=None if pruned else estimate.score))  # fmt: skip

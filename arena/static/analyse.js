@@ -91,7 +91,7 @@ export async function analyseView(root, params) {
         state.closers.push(openStream("/api/analysis/stream", request, {
           value: (v) => { state.values[v.move] = v; renderValues(game, pos); render(); },
           analysis: (a) => {
-            $("#solver-status").textContent = a.complete ? `exact, ${a.seconds.toFixed(2)} s` + (a.best.length ? `; best: ${a.best.map((m) => game.gravity ? m + 1 : m).join(", ")}` : "") : a.message;
+            $("#solver-status").textContent = a.complete ? `exact, ${a.seconds.toFixed(2)} s` + (a.best.length ? `; best: ${a.best_notation.join(", ")}` : "") : a.message;
             $("#solver-status").dataset.complete = a.complete ? "1" : "0";
           },
           failed: (error) => { $("#solver-status").textContent = error; },
@@ -107,7 +107,7 @@ export async function analyseView(root, params) {
     state.closers.push(openStream("/api/search/stream", { ...request, time_ms: $("#budget").value }, {
       engine: (e) => { $("#engine-status").textContent = `searching with ${e.gomoku_engine ? "the gomoku engine" : e.heuristic}…`; },
       iteration: (it) => {
-        const score = it.result ? `${it.result} in ${it.plies_to_end}` : it.score.toFixed(1);
+        const score = it.result ? `${it.result} in ${it.plies_to_end} plies` : it.score.toFixed(1);
         $("#iterations").insertAdjacentHTML("afterbegin", `<tr><td>${it.depth}</td><td>${score}</td><td>${it.nodes.toLocaleString()}</td>` +
           `<td>${it.nps.toLocaleString()}</td><td>${it.seconds.toFixed(2)} s</td><td class="line">${it.pv_notation.join(" ")}</td></tr>`);
         state.pv = it.pv;

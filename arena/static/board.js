@@ -60,6 +60,12 @@ export function winningLine(game, grid, last) {
   return [];
 }
 
+/** Small boards are drawn larger, boards of 15 columns and more smaller (a 20x20 board fits a laptop's window;
+ * larger ones scroll inside their frame). */
+export function displayScale(game) {
+  return game.cols <= 9 && game.rows <= 9 ? 1.4 : game.cols >= 15 || game.rows >= 15 ? 0.75 : 1;
+}
+
 function el(name, attrs = {}, text = "") {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -100,7 +106,8 @@ export function drawBoard(container, view) {
   const shown = view.actions.slice(0, ply);
   const { grid, cells, heights } = replay(game, shown);
   const width = game.cols * CELL + 2 * MARGIN, height = game.rows * CELL + 2 * MARGIN;
-  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "board", "font-family": "sans-serif",
+  const scale = displayScale(game);
+  const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: width * scale, height: height * scale, class: "board", "font-family": "sans-serif",
     "data-ply": ply, "data-stones": shown.length, role: "img", "aria-label": `${game.name} after ${ply} moves` });
   background(svg, game);
   cells.forEach((rc, i) => {

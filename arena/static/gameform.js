@@ -33,6 +33,8 @@ export function gameForm(container, params, onChange) {
   const sync = () => {
     const kind = field("game").value;
     container.querySelector(".sizes").hidden = !(kind === "connect4" || kind === "mnk");
+    const defaults = kind === "connect4" ? ["6", "7", "4"] : ["15", "15", "5"];  // what an empty field means
+    ["rows", "cols", "k"].forEach((name, i) => { field(name).placeholder = kind === "connect4" ? defaults[i] : ""; });
   };
   sync();
   container.addEventListener("change", () => {

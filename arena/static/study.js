@@ -23,6 +23,8 @@ function eloChart(trials, best) {
     `<text x="${left - 6}" y="${y(0) + 4}" text-anchor="end" font-size="11">0</text>`,
     `<text x="${left - 6}" y="${y(yMin)}" text-anchor="end" font-size="11">${yMin.toFixed(0)}</text>`,
     `<text x="${(width + left) / 2}" y="${height - 6}" text-anchor="middle" font-size="11">trial</text>`,
+    `<text x="${x(0)}" y="${height - 6}" text-anchor="middle" font-size="11">0</text>`,
+    `<text x="${x(xMax)}" y="${height - 6}" text-anchor="middle" font-size="11">${xMax}</text>`,
     `<text x="12" y="${height / 2}" transform="rotate(-90 12 ${height / 2})" text-anchor="middle" font-size="11">Elo (95 % interval)</text>`];
   for (const t of shown) {
     const colour = t.state === "complete" ? "#1f5fbf" : "#aaa";

@@ -15,15 +15,14 @@ export async function watchView(root, params) {
         <div class="scrub"><button id="first" title="first (Home)">⏮</button><button id="prev" title="back (←)">◀</button>
           <input type="range" id="ply" min="0" value="0"><button id="next" title="forward (→)">▶</button><button id="last" title="last (End)">⏭</button>
           <span id="ply-label"></span></div>
-        <div class="board-wrap" id="replay-board"></div>
-        <ol id="move-list" class="move-list"></ol>
+        <div class="replay-layout"><div class="board-wrap" id="replay-board"></div><ol id="move-list" class="move-list"></ol></div>
       </div></section>
     <section><h2>Watch two agents</h2>
-      <form class="game-form"></form>
-      <label>x (first) <input name="a" list="watch-agents" size="24"></label> <label>o (second) <input name="b" list="watch-agents" size="24"></label>
+      <div class="controls"><form class="game-form"></form></div>
+      <div class="controls"><label>x (first) <input name="a" list="watch-agents" size="24"></label> <label>o (second) <input name="b" list="watch-agents" size="24"></label>
       <datalist id="watch-agents"></datalist>
       <label>time per move <select name="time_ms"><option value="100">0.1 s</option><option value="300" selected>0.3 s</option><option value="1000">1 s</option></select></label>
-      <button id="start">Start</button> <button id="stop">Stop</button>
+      <button id="start">Start</button> <button id="stop">Stop</button></div>
       <div class="board-wrap" id="live-board"></div><p id="live-status" class="status"></p></section>`;
   const $ = (selector) => root.querySelector(selector);
   const p = { a: "alphabeta", b: "rules", time_ms: "300", ...params };
@@ -36,7 +35,11 @@ export async function watchView(root, params) {
     drawBoard($("#replay-board"), { game: g.game, actions: g.moves, ply: replay.ply });
     $("#ply").value = replay.ply;
     $("#ply-label").textContent = `move ${replay.ply} of ${g.moves.length}`;
-    for (const item of $("#move-list").children) item.classList.toggle("current", Number(item.dataset.ply) === replay.ply);
+    for (const item of $("#move-list").children) {
+      const current = Number(item.dataset.ply) === replay.ply;
+      item.classList.toggle("current", current);
+      if (current) item.scrollIntoView({ block: "nearest" });
+    }
   }
 
   function chooseGame(index) {
@@ -46,7 +49,7 @@ export async function watchView(root, params) {
     $("#game-info").textContent = `${g.label}: ${winner}${g.reason ? ` (${g.reason}${g.detail ? `: ${g.detail}` : ""})` : ""}` +
       (g.opening_plies ? `; the first ${g.opening_plies} moves are the opening` : "");
     $("#ply").max = g.moves.length;
-    $("#move-list").innerHTML = g.notation.map((n, i) => `<li data-ply="${i + 1}" class="${i < g.opening_plies ? "opening" : ""}">${n}</li>`).join("");
+    $("#move-list").innerHTML = g.notation.map((n, i) => `<li data-ply="${i + 1}" class="${i < g.opening_plies ? "opening" : ""}">${i + 1}. ${n}</li>`).join("");
     $("#replay").hidden = false;
     showPly(g.moves.length);
   }
