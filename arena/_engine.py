@@ -15,32 +15,35 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Optional
 
-from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Action, GameError, KInARow, Position, make_game  # noqa: F401
-from games.rules import column_name  # noqa: F401
-from games.errors import IllegalMoveError, InvalidGameError, NotationError  # noqa: F401
-from heuristics import Evaluator, WeightFileError, load_weights  # noqa: F401
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Action, GameError, KInARow, Position, make_game
+from games.cli import add_game_arguments, game_from_args
+from games.errors import IllegalMoveError, InvalidGameError, NotationError
+from games.rules import column_name
+from heuristics import Evaluator, WeightFileError, load_weights
+from heuristics.files import write_text_atomic
 from heuristics.weights import shipped_weight_files
-from search import Limit, SearchResult, search  # noqa: F401
+from search import Limit, SearchResult, search
 from search import _solver as _solver_kernels
-from search.agent_spec import AGENT_NAMES, parse_spec  # noqa: F401
-from search.agents import AgentSpecError, make_agent, uses_gomoku_engine  # noqa: F401
+from search.agent_spec import AGENT_NAMES, parse_spec
+from search.agents import AgentSpecError, make_agent, uses_gomoku_engine
 from search.agents import generic_heuristic as _generic_heuristic
-from search.errors import SearchError  # noqa: F401
+from search.errors import SearchError
 from search.gomoku import GomokuEngine
-from search.protocol import WIN_SCORE, is_win_score, plies_to_end  # noqa: F401
-from search.solve import Solver, solvable  # noqa: F401
-from search.threats import applies as threats_apply  # noqa: F401
-from search.threats import find_vcf, find_vct  # noqa: F401
-from games.cli import add_game_arguments, game_from_args  # noqa: F401
-from heuristics.files import write_text_atomic  # noqa: F401
-from search.openings import make_openings  # noqa: F401
-from tuning.match import cached_agent, pair_seed  # noqa: F401
-from tuning.stats import pentanomial  # noqa: F401
+from search.openings import make_openings
+from search.protocol import WIN_SCORE, is_win_score, plies_to_end
+from search.solve import Solver, solvable
+from search.threats import applies as threats_apply
+from search.threats import find_vcf, find_vct
+from tuning.match import cached_agent, pair_seed
+from tuning.stats import pentanomial
 
-__all__ = [
-    "AGENT_NAMES", "AgentSpecError", "CONNECT4", "GOMOKU", "GameError", "KInARow", "Limit", "Position", "SearchResult",
-    "TIC_TAC_TOE", "analysis_searcher", "cancel_solver", "find_vcf", "find_vct", "make_agent", "make_game",
-    "move_values", "pentanomial", "redact", "shipped_names", "thread_solver", "threats_apply", "timed_spec",
+__all__ = ["AGENT_NAMES", "Action", "AgentSpecError", "CONNECT4", "Evaluator", "GOMOKU", "GameError",
+    "IllegalMoveError", "InvalidGameError", "KInARow", "Limit", "MoveValue", "NotationError", "Position",
+    "SearchError", "SearchResult", "Searcher", "Solver", "TIC_TAC_TOE", "WIN_SCORE", "WeightFileError",
+    "add_game_arguments", "analysis_searcher", "cached_agent", "cancel_solver", "column_name", "find_vcf",
+    "find_vct", "game_from_args", "is_win_score", "load_weights", "make_agent", "make_game", "make_openings",
+    "move_values", "pair_seed", "parse_spec", "pentanomial", "plies_to_end", "redact", "search", "shipped_names",
+    "solvable", "thread_solver", "threats_apply", "timed_spec", "uses_gomoku_engine", "warm_up", "write_text_atomic"
 ]  # fmt: skip
 
 

@@ -74,7 +74,7 @@ def _one_game(game: engine.KInARow, raw: Any, where: str, index: int) -> dict[st
 
 
 def _gomoku_match(data: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    games = []
+    games: list[dict[str, Any]] = []
     for board in _list(data, "boards"):
         game = _game_of_board(str(board.get("board", "")))
         openings = board.get("openings") or []
@@ -87,7 +87,7 @@ def _gomoku_match(data: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _tournament(data: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
-    games = []
+    games: list[dict[str, Any]] = []
     for config in _list(data, "configurations"):
         if not config.get("playable", True):
             continue

@@ -114,7 +114,7 @@ def _labels(position: engine.Position, labels: Mapping[engine.Action, str], cell
     parts = []
     for action, text in labels.items():
         if game.gravity:
-            x, y = MARGIN + (action + 0.5) * cell, MARGIN - 7
+            x, y = MARGIN + (action + 0.5) * cell, MARGIN - 7.0
         else:
             r, c = divmod(action, game.cols)
             x, y = MARGIN + (c + 0.5) * cell, MARGIN + (r + 0.5) * cell + 4
