@@ -43,7 +43,7 @@ __all__ = ["AGENT_NAMES", "Action", "AgentSpecError", "CONNECT4", "Evaluator", "
     "add_game_arguments", "analysis_searcher", "cached_agent", "cancel_solver", "column_name", "find_vcf",
     "find_vct", "game_from_args", "is_win_score", "load_weights", "make_agent", "make_game", "make_openings",
     "move_values", "pair_seed", "parse_spec", "pentanomial", "plies_to_end", "redact", "search", "shipped_names",
-    "solvable", "thread_solver", "threats_apply", "timed_spec", "uses_gomoku_engine", "warm_up", "write_text_atomic"
+    "solvable", "thread_solver", "threats_apply", "timed_spec", "uses_gomoku_engine", "warm_up_steps", "write_text_atomic"
 ]  # fmt: skip
 
 
@@ -194,17 +194,18 @@ def _cell_order(game: KInARow) -> Callable[[Action], tuple[float, Action]]:
     return lambda a: (abs(a // game.cols - middle_r) + abs(a % game.cols - middle_c), a)
 
 
-def warm_up(game: KInARow = CONNECT4) -> None:
-    """Load (or compile) the kernels the arena calls first: positions, the solver, alpha-beta and the gomoku engine.
+def warm_up_steps() -> list[tuple[str, Callable[[], object]]]:
+    """What the arena loads (or compiles) first, in order: Connect-4's solver and search, then the m,n,k searches.
 
-    A cold numba cache compiles for tens of seconds; a warm one loads in about a second.
+    A cold numba cache compiles for tens of seconds a step; a warm one loads each in a fraction of a second.
     """
-    position = game.position("4444")
-    solver = thread_solver(game)
-    solver._score(position, False, node_limit=0, deadline=time.perf_counter() + 0.05)
-    search(position, Evaluator(_generic_heuristic(game), game), Limit(depth=2))
+    position = CONNECT4.position("4444")
     board = GOMOKU.position("h8 h9 i8")
-    Searcher(GOMOKU).iteration(board, 1, 1000.0)
-    find_vcf(board, nodes=100)
-    searcher = Searcher(TIC_TAC_TOE)
-    searcher.iteration(TIC_TAC_TOE.position("b2"), 2, 1000.0)
+    return [
+        ("the solver", lambda: thread_solver(CONNECT4)._score(position, False, node_limit=0,
+                                                               deadline=time.perf_counter() + 0.05)),
+        ("the Connect-4 search", lambda: search(position, Evaluator(_generic_heuristic(CONNECT4), CONNECT4), Limit(depth=2))),
+        ("the m,n,k search", lambda: Searcher(TIC_TAC_TOE).iteration(TIC_TAC_TOE.position("b2"), 2, 1000.0)),
+        ("the gomoku engine", lambda: Searcher(GOMOKU).iteration(board, 1, 1000.0)),
+        ("the threat-space search", lambda: find_vcf(board, nodes=100)),
+    ]  # fmt: skip

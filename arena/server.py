@@ -44,12 +44,15 @@ class Warmup:
         self.started = time.perf_counter()
         self.seconds: float | None = None
         self.error: str | None = None
+        self.step = "starting"
         self.done = threading.Event()
 
     def run(self) -> None:
-        """Load or compile the kernels the views use first (:func:`arena._engine.warm_up`)."""
+        """Load or compile the kernels the views use, Connect-4's first (:func:`arena._engine.warm_up_steps`)."""
         try:
-            engine.warm_up()
+            for name, step in engine.warm_up_steps():
+                self.step = name
+                step()
         except Exception as error:  # noqa: BLE001 - shown on the page; every request still works (compiling itself)
             LOG.exception("warm-up failed")
             self.error = f"{type(error).__name__}: {error}"
@@ -60,7 +63,7 @@ class Warmup:
         """``ready``, and what the page says while the engine is prepared."""
         ready = self.done.is_set()
         return {"ready": ready, "seconds": None if self.seconds is None else round(self.seconds, 2), "error": self.error,
-                "message": None if ready else "preparing the engine (the first run compiles it, then it is cached)"}  # fmt: skip
+                "message": None if ready else f"preparing the engine: {self.step} (a first run compiles it, later runs load it)"}  # fmt: skip
 
 
 def api(handler: Endpoint) -> Endpoint:
