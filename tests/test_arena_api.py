@@ -290,3 +290,43 @@ def test_the_server_keeps_serving_and_refuses_other_hosts(client: TestClient) ->
     page = client.get("/")
     assert page.status_code == 200 and '<script type="module" src="/static/app.js">' in page.text
     assert client.get("/static/board.js").status_code == 200
+
+
+def test_the_page_says_the_engine_is_being_prepared_until_it_is() -> None:
+    from arena.server import Warmup
+
+    app = create_app(warm=False)
+    app.state.warmup = warming = Warmup()
+    warming.step = "the solver"
+    with TestClient(app) as local:
+        status = local.get("/api/status").json()
+        assert status["ready"] is False and status["message"].startswith("preparing the engine: the solver")
+        warming.done.set()
+        assert local.get("/api/status").json() == {"ready": True, "seconds": None, "error": None, "message": None}
+
+
+def test_the_command_serves_the_page_and_refuses_a_port_in_use() -> None:
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = subprocess.run([sys.executable, "-m", "arena", "--port", str(port), "--no-browser"], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert refused.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in refused.stderr
+    server = subprocess.Popen([sys.executable, "-m", "arena", "--port", "0", "--no-browser"], cwd=ROOT,
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        url = line.split("serving on ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert b"alphabeta-gym" in page.read()
+    finally:
+        server.terminate()
+        server.wait(10)
