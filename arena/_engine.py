@@ -22,7 +22,7 @@ from games.rules import column_name
 from heuristics import Evaluator, WeightFileError, load_weights
 from heuristics.files import write_text_atomic
 from heuristics.weights import shipped_weight_files
-from search import Limit, SearchResult, search
+from search import Limit, SearchResult, TranspositionTable, search
 from search import _solver as _solver_kernels
 from search.agent_spec import AGENT_NAMES, parse_spec
 from search.agents import AgentSpecError, make_agent, uses_gomoku_engine
@@ -96,6 +96,8 @@ class Searcher:
         self.engine: Optional[GomokuEngine] = GomokuEngine(game) if uses_gomoku_engine(game, None) else None
         self.heuristic = "gomoku" if self.engine is not None else _generic_heuristic(game)
         self.evaluator = None if self.engine is not None else Evaluator(self.heuristic, game)
+        # kept across the calls of one analysis: a depth retried after its time slice ran out resumes from its entries
+        self.table = TranspositionTable(1 << 20) if self.engine is None else None
         # m,n,k boards search the cells near the stones, as the m,n,k default agent does (a 20x20 board has 400 moves)
         self.radius = 2 if not game.gravity and game.n_cells > 49 else None
 
@@ -104,7 +106,7 @@ class Searcher:
         if self.engine is not None:
             return self.engine.search(position, Limit(depth=depth, time_ms=time_ms))
         assert self.evaluator is not None
-        return search(position, self.evaluator, Limit(depth=depth, time_ms=time_ms, radius=self.radius))
+        return search(position, self.evaluator, Limit(depth=depth, time_ms=time_ms, radius=self.radius), tt=self.table)
 
 
 def analysis_searcher(game: KInARow) -> Searcher:

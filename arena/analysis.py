@@ -29,6 +29,10 @@ MAX_BUDGET_MS = 120_000.0
 DEFAULT_SOLVER_MS = 3000.0
 DEFAULT_SEARCH_MS = 10_000.0
 DEFAULT_THREAT_NODES = 200_000
+SLICE_MS = 250.0
+"""The first time slice of one call of the search (ms): a cancelled analysis stops within a slice."""
+MAX_SLICE_MS = 2000.0
+"""The longest slice: a depth that needs more runs over several slices, resuming from the kept table."""
 
 
 def budget_ms(params: dict[str, str], name: str, default: float) -> float:
@@ -115,7 +119,12 @@ def iteration_json(position: engine.Position, result: engine.SearchResult, total
 
 def deepen(position: engine.Position, time_ms: float, job: Job, emit: Emit, max_depth: int = 64) -> None:
     """Iterative deepening from Python: emit ``iteration`` after every completed depth, until the budget, a proved
-    result, the end of the board or a cancellation."""
+    result, the end of the board or a cancellation.
+
+    Each call searches for at most a slice of the budget (:data:`SLICE_MS`, doubling up to :data:`MAX_SLICE_MS`
+    while a depth does not finish in one), so a cancellation is seen within a slice; the kept table lets a
+    retried depth resume from what the slice before it found.
+    """
     if position.is_terminal():
         raise BadRequest(f"position {position.move_string()!r} of {position.game} is over ({position.outcome()}): "
                          "nothing to search")  # fmt: skip
@@ -124,20 +133,21 @@ def deepen(position: engine.Position, time_ms: float, job: Job, emit: Emit, max_
                     "radius": searcher.radius, "budget_ms": time_ms})  # fmt: skip
     started = time.perf_counter()
     deadline = started + time_ms / 1000.0
-    empty = position.game.n_cells - position.ply
-    total_nodes = 0
-    for depth in range(1, min(max_depth, empty) + 1):
+    total_nodes, depth, slice_ms = 0, 1, SLICE_MS
+    while depth <= min(max_depth, position.game.n_cells - position.ply):
         left_ms = (deadline - time.perf_counter()) * 1000.0
         if job.cancelled.is_set() or left_ms <= 1:
             return
-        result = searcher.iteration(position, depth, left_ms)
+        result = searcher.iteration(position, depth, min(left_ms, slice_ms))
         total_nodes += result.nodes
         proved = engine.is_win_score(result.score)
         if result.depth < depth and not proved:
-            return  # the time ran out inside this depth
+            slice_ms = min(2 * slice_ms, MAX_SLICE_MS)  # this depth needs longer: again, with what the table kept
+            continue
         emit("iteration", iteration_json(position, result, total_nodes, time.perf_counter() - started))
         if proved:
             return
+        depth += 1
 
 
 def _line_json(position: engine.Position, found: Any) -> dict[str, Any]:

@@ -110,6 +110,16 @@ def test_a_cancelled_solve_stops_at_once() -> None:
     assert data["cancelled"] and not data["complete"]
 
 
+@pytest.mark.parametrize("game,moves", [(CONNECT4, "4453"), (MNK(15, 15, 5), "h8 h9 i8 i9 j8")])
+def test_a_cancelled_search_stops_within_a_time_slice(game, moves: str) -> None:  # type: ignore[no-untyped-def]
+    job, depths = Job(), []
+    threading.Timer(1.0, job.cancel).start()
+    started = time.perf_counter()
+    analysis.deepen(game.position(moves), 60_000, job, lambda event, data: depths.append(data.get("depth")))
+    assert time.perf_counter() - started < 1.0 + 3 * analysis.SLICE_MS / 1000 + 0.5  # not the minute of its budget
+    assert depths[0] is None and depths[1:] == list(range(1, len(depths)))  # the engine, then every depth in order
+
+
 def test_a_request_whose_client_went_away_is_cancelled() -> None:
     import asyncio
 

@@ -102,12 +102,16 @@ def test_the_page_loads_within_a_second_with_a_board_and_the_engine_ready(page, 
 def test_a_full_connect4_game_against_perfect_by_clicking_columns(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto("/#/play?game=connect4&agent=perfect&time_ms=300&human=0")
     status = page.locator("#status")
+    played = 0  # plies on the board when it was last our move
     for _ in range(30):
-        page.wait_for_function("() => /Your move|Game over/.test(document.querySelector('#status').textContent)", timeout=30_000)
+        # our move again (the agent answered: two plies more) or the game is over; never the click's own stale text
+        page.wait_for_function(f"""() => document.querySelector('#status').dataset.over === '1' ||
+            (document.querySelector('#status').textContent.startsWith('Your move') &&
+             document.querySelector('#record').value.length >= {played})""", timeout=30_000)
         if status.get_attribute("data-over") == "1":
             break
-        free = page.locator("svg.board rect.target:not(.full)")
-        free.first.click()  # always the leftmost free column: the solver punishes it
+        played = len(page.locator("#record").input_value()) + 2
+        page.locator("svg.board rect.target:not(.full)").first.click()  # the leftmost free column: the solver punishes it
     text = status.inner_text()
     assert "Game over: won by o" in text and "you lost (perfect won)" in text
     record = page.locator("#record").input_value()
@@ -135,19 +139,26 @@ def test_analysing_a_position_shows_the_solvers_value_of_every_column(page, tmp_
     assert shown == [f"+{expected[c]}" if expected[c] > 0 else str(expected[c]) for c in range(CONNECT4.cols)]
     labels = page.locator("svg.board text.label").all_text_contents()
     assert labels == shown  # the same values above the columns
+    # the distances: -7 (the opponent's 6th move wins), 0, -12 (its next move), +12 (our 2nd move), ...
+    assert page.locator("#value-distances td").all_inner_texts() == ["loss 6", "", "loss 1", "win 2", "win 12", "win 2", "win 12"]
     page.wait_for_function("() => document.querySelector('#engine-panel #engine-status').textContent === 'done'", timeout=60_000)
     assert page.locator("svg.board g.pv").count() >= 1  # the principal variation, drawn on the board
     depths = [int(d) for d in page.locator("#iterations tr td:first-child").all_inner_texts()]
     assert depths == list(range(len(depths), 0, -1))  # every depth, the deepest on top
     # +12 on 17 stones: the winning stone goes on a board of 19 ((43 - 19) // 2 = 12), 3 plies from here
     assert page.locator("#iterations tr td").nth(1).inner_text() == "win in 3 plies"
+    page.locator("#moves").fill("445345671233")  # for the picture: a balanced position after 12 plies, searched deep
+    page.locator("#load").click()
+    page.wait_for_function("""() => document.querySelector('#status').textContent.includes('move 13') &&
+        document.querySelector('#solver-status').dataset.complete === '1' &&
+        document.querySelectorAll('#iterations tr').length >= 12""", timeout=30_000)
     screenshot(page, "arena-analyse.png", tmp_path)
     page.locator("#moves").fill(moves + "222")  # column 2 holds four stones: the third is one too many
     page.locator("#load").click()
     page.wait_for_selector("#message.error")
     assert "the column is full" in page.locator("#message").inner_text()
     page.locator("svg.board rect.target:not(.full)").first.click()  # the page still plays on
-    page.wait_for_function(f"() => document.querySelector('#moves').value === '{moves}1'")
+    page.wait_for_function("() => document.querySelector('#moves').value === '4453456712331'")
 
 
 def test_replaying_a_match_file_move_by_move_and_scrubbing_200_plies(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -27,7 +27,7 @@ export async function analyseView(root, params) {
       <div><div class="board-wrap" id="board"></div><p id="status" class="status"></p></div>
       <div class="panels">
         <section id="solver-panel"><h2>Exact values</h2><p id="solver-status" class="info"></p>
-          <table class="values"><tbody><tr id="value-moves"></tr><tr id="value-scores"></tr></tbody></table></section>
+          <table class="values"><tbody><tr id="value-moves"></tr><tr id="value-scores"></tr><tr id="value-distances"></tr></tbody></table></section>
         <section id="engine-panel"><h2>Engine</h2>
           <label><input type="checkbox" id="live" checked> live</label>
           <label>budget <select id="budget"><option value="3000">3 s</option><option value="10000" selected>10 s</option><option value="30000">30 s</option></select></label>
@@ -48,20 +48,25 @@ export async function analyseView(root, params) {
     for (const [action, v] of Object.entries(state.values)) labels[action] = describeScore(v.score, v.distance);
     const pv = $("#show-pv").checked ? (state.threatLine.length ? state.threatLine : state.pv) : [];
     drawBoard($("#board"), { game: pos.game, actions: pos.actions, pv, labels, onPlay: pos.over ? null : play });
-    $("#moves").value = pos.moves;
     $("#status").textContent = pos.over ? `Game over: ${pos.outcome}.` : `${"xo"[pos.to_move]} to move, move ${pos.ply + 1}.`;
   }
 
   function renderValues(game, pos) {
     const legal = new Set(pos.legal);
     const actions = game.gravity ? [...Array(game.cols).keys()] : [...legal].sort((a, b) => a - b);
-    if (!game.gravity) { $("#value-moves").innerHTML = ""; $("#value-scores").innerHTML = ""; return; }
+    if (!game.gravity) { for (const row of ["moves", "scores", "distances"]) $(`#value-${row}`).innerHTML = ""; return; }
     $("#value-moves").innerHTML = actions.map((a) => `<th>${a + 1}</th>`).join("");
     $("#value-scores").innerHTML = actions.map((a) => {
       const v = state.values[a];
       const d = describeScore(v?.score, v?.distance);
       const text = !legal.has(a) ? "" : v ? d.text : "…";
       return `<td class="${d.kind}" data-col="${a}" title="${d.title || ""}">${text}</td>`;
+    }).join("");
+    // the distance, as Pons' solver tells it: the mover's own moves to its win, or the opponent's to its win
+    $("#value-distances").innerHTML = actions.map((a) => {
+      const v = state.values[a];
+      const text = !v || v.score === 0 ? "" : `${v.score > 0 ? "win" : "loss"} ${Math.ceil(v.distance / 2)}`;
+      return `<td class="distance">${text}</td>`;
     }).join("");
   }
 
@@ -71,6 +76,7 @@ export async function analyseView(root, params) {
     p.moves = moves;
     setHashParams("analyse", { ...gameParams(p), moves });
     try { state.position = await getJSON("/api/position", { ...gameParams(p), moves }); } catch (error) { showMessage(error.message); return; }
+    $("#moves").value = state.position.moves;  // here, not in render: a live search must not undo the user's typing
     state.values = {}; state.pv = []; state.threatLine = [];
     $("#iterations").innerHTML = "";
     render();
@@ -87,6 +93,7 @@ export async function analyseView(root, params) {
     if (state.solver) {
       renderValues(game, pos);
       $("#solver-status").textContent = pos.over ? "" : "solving…";
+      delete $("#solver-status").dataset.complete;  // a new position: not yet known
       if (!pos.over) {
         state.closers.push(openStream("/api/analysis/stream", request, {
           value: (v) => { state.values[v.move] = v; renderValues(game, pos); render(); },
