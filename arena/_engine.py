@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Optional
 
-from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Action, GameError, KInARow, Position, make_game
+from games import CONNECT4, GOMOKU, TIC_TAC_TOE, Action, AlphabetaError, GameError, KInARow, Position, make_game
 from games.cli import add_game_arguments, game_from_args
 from games.errors import IllegalMoveError, InvalidGameError, NotationError
 from games.rules import column_name
@@ -37,7 +37,7 @@ from search.threats import find_vcf, find_vct
 from tuning.match import cached_agent, pair_seed
 from tuning.stats import pentanomial
 
-__all__ = ["AGENT_NAMES", "Action", "AgentSpecError", "CONNECT4", "Evaluator", "GOMOKU", "GameError",
+__all__ = ["AGENT_NAMES", "Action", "AlphabetaError", "AgentSpecError", "CONNECT4", "Evaluator", "GOMOKU", "GameError",
     "IllegalMoveError", "InvalidGameError", "KInARow", "Limit", "MoveValue", "NotationError", "Position",
     "SearchError", "SearchResult", "Searcher", "Solver", "TIC_TAC_TOE", "WIN_SCORE", "WeightFileError",
     "add_game_arguments", "analysis_searcher", "cached_agent", "cancel_solver", "column_name", "find_vcf",

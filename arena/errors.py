@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from arena._engine import AlphabetaError
 
-class ArenaError(ValueError):
-    """Input the arena refuses; the message names the bad value and what is allowed."""
+
+class ArenaError(AlphabetaError):
+    """Input the arena refuses (a ``ValueError``, as every error of the project); the message names the bad value
+    and what is allowed."""
 
     status = 400
 

@@ -19,7 +19,7 @@ from search.simple_agents import ways_to_win
 from search.solve import PerfectAgent, Solver, solve
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
+PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "arena")
 BARE_VALUE_ERROR_FREE = ("games", "search")
 NOT_YET: set[str] = set()
 """Modules still allowed a bare ValueError (none: the search budget type raises BudgetError)."""
