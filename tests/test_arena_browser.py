@@ -24,7 +24,8 @@ from search.solve import solve
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 CHROMIUM = os.environ.get("ARENA_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu"]
+ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-gpu",
+        "--disable-dev-shm-usage"]  # a container's small /dev/shm must not crash the renderer
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
