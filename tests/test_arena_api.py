@@ -340,3 +340,19 @@ def test_the_command_serves_the_page_and_refuses_a_port_in_use() -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+def test_the_opponents_offered_are_the_agents_and_the_weight_files_of_the_game(client: TestClient) -> None:
+    from heuristics import load_weights, shipped_weight_files
+
+    data = client.get("/api/games", params={"game": "gomoku"}).json()
+    assert data["agents"] == ["alphabeta", "minimax", "random", "rules", "perfect"] and data["solver"] is False
+    assert data["weights"] and all(load_weights(shipped_weight_files()[name]).game == MNK(15, 15, 5) for name in data["weights"])
+    assert "connect4-threats-tuned" in client.get("/api/games", params={"game": "connect4"}).json()["weights"]
+
+
+def test_the_svg_endpoint_draws_the_position_and_its_line(client: TestClient) -> None:
+    response = client.get("/api/svg", params={"game": "tictactoe", "moves": "b2 a1", "pv": "c3 a3"})
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert response.text.count('class="stone"') == 2 and response.text.count('class="pv"') == 2
+    assert "the cell is taken" in error_of(client.get("/api/svg", params={"game": "tictactoe", "moves": "b2", "pv": "b2"}))
