@@ -2,7 +2,8 @@
 
 No browser is downloaded (``playwright install`` is never run): Playwright's Python package drives the
 system's ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run`` installs it when missing).
-Without Chromium these tests skip, except in CI (``CI`` set), where they fail.  With
+Marked ``browser``: left out of the default run, run by CI with the slow tests (``python -m pytest -m
+"slow or browser"``, or ``-m browser`` alone).  Without Chromium they skip, except in CI (``CI`` set), where they fail.  With
 ``ARENA_SCREENSHOTS=1`` they write the documentation's screenshots to ``docs/images/``.
 """
 
