@@ -1,10 +1,14 @@
 """The one door from the arena to the project's engine: every import of games, heuristics, search and tuning is here.
 
 The rest of :mod:`arena` imports only this module, so a change of where the engine keeps a name (the
-search package's split into subpackages, the threat search's move) touches this file alone.  Two helpers
-live here that belong beside the solver, and are written on its public and documented semi-private
-surface: :func:`move_values` (the exact score of every legal move within a deadline, cancellable from
-another thread) and :func:`cancel_solver`.
+search package's split into subpackages, the threat search's move) touches this file alone.
+
+Written here, on the solver's and the search's public and documented semi-private surface, and better
+placed beside them: :func:`move_values` (the exact score of every legal move within a deadline,
+reported as each is solved) with :func:`cancel_solver` (stop a running solve from another thread) and
+:func:`thread_solver`; :class:`Searcher` (one iteration of the analysis search: the gomoku engine where
+it plays, else :func:`search.search` with a kept table); :func:`timed_spec` (a spec given a thinking
+time, ``perfect`` included).
 """
 
 from __future__ import annotations
@@ -128,6 +132,9 @@ def thread_solver(game: KInARow) -> Solver:
         if len(kept) >= 2:
             kept.pop(next(iter(kept)))
         solver = kept[game] = Solver(game)
+        # load (or compile) its kernel now, not on a deadline's clock: a deadline already past stops it at once
+        solver._score(game.position(), False, node_limit=0, deadline=1e-9)
+        solver.reset()
     return solver
 
 
@@ -201,13 +208,19 @@ def warm_up_steps() -> list[tuple[str, Callable[[], object]]]:
 
     A cold numba cache compiles for tens of seconds a step; a warm one loads each in a fraction of a second.
     """
-    position = CONNECT4.position("4444")
-    board = GOMOKU.position("h8 h9 i8")
+    def rules() -> object:
+        return CONNECT4.position("4444").legal_moves() + GOMOKU.position("h8 h9 i8").legal_moves()
+
+    def solver() -> object:
+        return thread_solver(CONNECT4)._score(CONNECT4.position("4444"), False, node_limit=0,
+                                              deadline=time.perf_counter() + 0.05)  # fmt: skip
+
     return [
-        ("the solver", lambda: thread_solver(CONNECT4)._score(position, False, node_limit=0,
-                                                               deadline=time.perf_counter() + 0.05)),
-        ("the Connect-4 search", lambda: search(position, Evaluator(_generic_heuristic(CONNECT4), CONNECT4), Limit(depth=2))),
+        ("the game rules", rules),
+        ("the solver", solver),
+        ("the Connect-4 search", lambda: search(CONNECT4.position("4444"), Evaluator(_generic_heuristic(CONNECT4), CONNECT4),
+                                                Limit(depth=2))),
         ("the m,n,k search", lambda: Searcher(TIC_TAC_TOE).iteration(TIC_TAC_TOE.position("b2"), 2, 1000.0)),
-        ("the gomoku engine", lambda: Searcher(GOMOKU).iteration(board, 1, 1000.0)),
-        ("the threat-space search", lambda: find_vcf(board, nodes=100)),
+        ("the gomoku engine", lambda: Searcher(GOMOKU).iteration(GOMOKU.position("h8 h9 i8"), 1, 1000.0)),
+        ("the threat-space search", lambda: find_vcf(GOMOKU.position("h8 h9 i8"), nodes=100)),
     ]  # fmt: skip

@@ -131,6 +131,7 @@ def deepen(position: engine.Position, time_ms: float, job: Job, emit: Emit, max_
     searcher = engine.analysis_searcher(position.game)
     emit("engine", {"heuristic": searcher.heuristic, "gomoku_engine": searcher.engine is not None,
                     "radius": searcher.radius, "budget_ms": time_ms})  # fmt: skip
+    searcher.iteration(position, 1, time_ms)  # loads (or compiles) the kernels: compilation is not thinking time
     started = time.perf_counter()
     deadline = started + time_ms / 1000.0
     total_nodes, depth, slice_ms = 0, 1, SLICE_MS
@@ -166,6 +167,7 @@ def threats(position: engine.Position, nodes: int, time_ms: float, job: Job) -> 
         raise BadRequest(f"threat-space search needs a board without gravity and k >= 4; {position.game} is not one")
     if position.is_terminal():
         raise BadRequest(f"position {position.move_string()!r} is over ({position.outcome()}): nothing to search")
+    engine.find_vcf(position, nodes=1)  # loads (or compiles) the kernel before the clock starts
     deadline = time.perf_counter() + time_ms / 1000.0
     vcf = engine.find_vcf(position, nodes=nodes, deadline=deadline)
     out: dict[str, Any] = {"game": game_json(position.game), "moves": position.move_string(),

@@ -4,7 +4,7 @@
 
 import { clearMessage, getJSON, openStream, showMessage } from "./api.js";
 import { drawBoard, formatMoves } from "./board.js";
-import { describeGame, gameForm, gameParams, setHashParams } from "./gameform.js";
+import { describeGame, gameForm, gameParams, localGame, setHashParams } from "./gameform.js";
 
 /** 1st, 2nd, 3rd, 4th ... */
 function ordinal(n) { const s = ["th", "st", "nd", "rd"], v = n % 100; return n + (s[(v - 20) % 10] || s[v] || s[0]); }
@@ -153,6 +153,8 @@ export async function analyseView(root, params) {
   $("#live").addEventListener("change", () => load(p.moves));
 
   async function setup(moves) {
+    const preview = localGame(p);  // the empty board at once; the server's answer replaces it
+    if (preview && !moves) drawBoard($("#board"), { game: preview, actions: [] });
     try { state.solver = (await describeGame(p)).solver; } catch (error) { showMessage(error.message); return; }
     await load(moves);
   }

@@ -47,6 +47,20 @@ export function gameForm(container, params, onChange) {
   });
 }
 
+/**
+ * The game of params as far as the page can tell without the server (null for an m,n,k game without its sizes):
+ * enough to draw the empty board at once, while the server's engine is still being prepared.
+ */
+export function localGame(params) {
+  const p = gameParams(params);
+  const exact_k = p.exact === "1";
+  const sized = (rows, cols, k, gravity) => ({ rows: Number(p.rows || rows), cols: Number(p.cols || cols), k: Number(p.k || k), gravity, exact_k, name: p.game });
+  if (p.game === "connect4") return sized(6, 7, 4, true);
+  if (p.game === "tictactoe") return { rows: 3, cols: 3, k: 3, gravity: false, exact_k, name: "tic-tac-toe" };
+  if (p.game === "gomoku") return { rows: 15, cols: 15, k: 5, gravity: false, exact_k, name: "gomoku" };
+  return p.rows && p.cols && p.k ? sized(0, 0, 0, false) : null;
+}
+
 /** The game as the server describes it, and the opponents it offers (throws with the server's message). */
 export async function describeGame(params) {
   return getJSON("/api/games", gameParams(params));

@@ -3,7 +3,7 @@
 
 import { clearMessage, getJSON, showMessage } from "./api.js";
 import { drawBoard, formatMoves } from "./board.js";
-import { describeGame, gameForm, gameParams, setHashParams } from "./gameform.js";
+import { describeGame, gameForm, gameParams, localGame, setHashParams } from "./gameform.js";
 
 const SIDES = ["x (first)", "o (second)"];
 
@@ -129,6 +129,8 @@ export async function playView(root, params) {
   });
 
   async function setup() {
+    const preview = localGame(p);  // the empty board at once; the server's answer replaces it
+    if (preview && !p.moves) drawBoard($("#board"), { game: preview, actions: [] });
     try {
       const described = await describeGame(p);
       const names = [...described.agents, ...described.weights];
