@@ -6,6 +6,8 @@ import { clearMessage, getJSON, openStream, showMessage } from "./api.js";
 import { drawBoard, formatMoves } from "./board.js";
 import { describeGame, gameForm, gameParams, localGame, setHashParams } from "./gameform.js";
 
+const SOLVER_MS = 15000;  // the exact values' budget on this page (ms)
+
 /** 1st, 2nd, 3rd, 4th ... */
 function ordinal(n) { const s = ["th", "st", "nd", "rd"], v = n % 100; return n + (s[(v - 20) % 10] || s[v] || s[0]); }
 
@@ -95,7 +97,8 @@ export async function analyseView(root, params) {
       $("#solver-status").textContent = pos.over ? "" : "solving…";
       delete $("#solver-status").dataset.complete;  // a new position: not yet known
       if (!pos.over) {
-        state.closers.push(openStream("/api/analysis/stream", request, {
+        // columns appear as they are solved, so the page can give the solver longer than a single answer would wait
+        state.closers.push(openStream("/api/analysis/stream", { ...request, time_ms: SOLVER_MS }, {
           value: (v) => { state.values[v.move] = v; renderValues(game, pos); render(); },
           analysis: (a) => {
             $("#solver-status").textContent = a.complete ? `exact, ${a.seconds.toFixed(2)} s` + (a.best.length ? `; best: ${a.best_notation.join(", ")}` : "") : a.message;
