@@ -139,6 +139,33 @@ def test_a_request_whose_client_went_away_is_cancelled() -> None:
     assert time.perf_counter() - started < 5
 
 
+def test_an_event_stream_whose_client_went_away_cancels_its_work() -> None:
+    import asyncio
+
+    from arena.jobs import stream_job
+
+    finished = threading.Event()
+
+    def work(job: Job, emit) -> None:  # type: ignore[no-untyped-def]
+        emit("started", {})
+        job.cancelled.wait(30)  # a long analysis: stops only when cancelled
+        finished.set()
+
+    polls = []
+
+    async def disconnected() -> bool:
+        polls.append(1)
+        return len(polls) > 2  # the page goes away after two polls
+
+    async def consume() -> list[str]:
+        return [chunk async for chunk in stream_job(disconnected, work)]
+
+    started = time.perf_counter()
+    chunks = asyncio.run(consume())
+    assert chunks[0].startswith("event: started") and finished.wait(5)
+    assert time.perf_counter() - started < 5
+
+
 def test_the_search_streams_deeper_iterations_with_legal_lines(client: TestClient) -> None:
     with client.stream("GET", "/api/search/stream", params={"game": "connect4", "moves": "4453", "time_ms": 1500}) as response:
         text = "".join(response.iter_text())
