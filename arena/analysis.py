@@ -69,12 +69,12 @@ def solver_values(position: engine.Position, time_ms: float, job: Job,
     reason = engine.solvable(game)
     if reason is not None:
         raise BadRequest(f"no exact values for {game}: {reason}; the engine's search (/api/search) analyses any game")
+    solver = None if position.is_terminal() else engine.thread_solver(game)  # loaded before the clock starts
     started = time.perf_counter()
     scores: list[Optional[int]] = [None] * game.n_actions
     distances: list[Optional[int]] = [None] * game.n_actions
     complete = True
-    if not position.is_terminal():
-        solver = engine.thread_solver(game)
+    if solver is not None:
         remove = job.on_cancel(lambda: engine.cancel_solver(solver))
 
         def record(value: engine.MoveValue) -> None:
