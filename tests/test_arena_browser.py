@@ -90,7 +90,7 @@ def screenshot(page, name: str, tmp_path: Path) -> Path:  # type: ignore[no-unty
     return path
 
 
-def test_the_page_loads_within_a_second_with_a_board_and_the_engine_ready(page, server: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_loads_with_a_board_and_the_engine_ready(page, server: str) -> None:  # type: ignore[no-untyped-def]
     started = time.perf_counter()
     page.goto("/")
     page.wait_for_selector("svg.board circle", timeout=10_000)
@@ -98,7 +98,7 @@ def test_the_page_loads_within_a_second_with_a_board_and_the_engine_ready(page, 
     assert page.locator("nav a.active").inner_text() == "Play"
     page.wait_for_selector("#engine-status[data-ready='1']")
     assert page.locator("#engine-status").inner_text() == "engine ready"
-    assert seconds < 5, seconds  # the goal is 1 s on an idle machine; the tests share a loaded one
+    assert seconds < 5, seconds  # the 1 s goal is measured by scripts.bench_arena; test machines are shared and loaded
 
 
 def test_a_full_connect4_game_against_perfect_by_clicking_columns(page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
