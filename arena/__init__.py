@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+__distribution__ = "alphabeta-gym"
+"""Whose package this is: the project's check for a foreign package of the same name reads this line."""
+
 from arena.svg import board_svg
 
 if TYPE_CHECKING:
