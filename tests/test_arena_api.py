@@ -233,8 +233,8 @@ def test_every_game_file_format_replays(client: TestClient, name: str, kind: str
 
 
 def test_a_recorded_match_is_the_match_tuning_match_plays() -> None:
+    from arena._engine import make_openings  # through the adapter: it follows the engine's moves
     from arena.record import record_match
-    from search.openings import make_openings
     from tuning.match import play_match
 
     game, specs = MNK(3, 3, 3), ("alphabeta:depth=2", "random")
