@@ -58,6 +58,8 @@ autosummary_ignore_module_all = True
 autodoc_default_options = {"members": True, "show-inheritance": True, "member-order": "bysource"}
 autodoc_typehints = "description"
 autodoc_typehints_description_target = "documented_params"
+# The arena's web server needs its extra (Starlette, uvicorn); the docs extra alone builds its pages without them.
+autodoc_mock_imports = ["starlette", "uvicorn"]
 autodoc_preserve_defaults = True
 autodoc_mock_imports: list[str] = []
 napoleon_google_docstring = True

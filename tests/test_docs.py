@@ -36,7 +36,7 @@ GUIDES_WITH_CODE = [p for p in PAGES if any(lang == "python" for lang, _ in FENC
 # and the maintainers' machine lock; "seed 0" (a random seed) and plain numbers do not match.
 INTERNAL = re.compile(r"\bissues?\s+#?\d+|\bseeds?\s+0\d\d\b|\b\d{3}_[0-9a-f]{16}\.txt\b|\bSPEC\.md\b"
                       r"|(?-i:\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b)|\bflock\b", re.I)  # fmt: skip
-PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
+PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "arena")
 SOURCES = sorted(p for name in (*PACKAGES, "scripts") for p in (ROOT / name).rglob("*.py"))
 # one worker of a parallel run: the site is built once, and only one Sphinx writes docs/api/_autosummary
 pytestmark = pytest.mark.xdist_group("docs")
@@ -274,7 +274,7 @@ IMPORT_ALL = """
 import importlib, pkgutil
 from numba.core.registry import CPUDispatcher
 modules = []
-for name in ("games", "heuristics", "search", "envs", "tuning"):
+for name in ("games", "heuristics", "search", "envs", "tuning", "arena"):
     package = importlib.import_module(name)
     modules.append(package)
     modules += [importlib.import_module(m.name) for m in pkgutil.walk_packages(package.__path__, name + ".")]

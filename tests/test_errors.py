@@ -19,7 +19,7 @@ from search.errors import SearchError, UnsolvableGameError
 from search.solve import PerfectAgent, Solver, solve
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "heuristics", "search", "envs", "tuning")
+PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "arena")
 BARE_VALUE_ERROR_FREE = ("games", "search")
 NOT_YET: set[str] = set()
 """Modules still allowed a bare ValueError (none: the search budget type raises BudgetError)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ["games", "heuristics", "search", "envs", "tuning"]
+PACKAGES = ["games", "heuristics", "search", "envs", "tuning", "arena"]
 NUMBA_DECORATORS = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "generated_jit", "stencil"}
 
 

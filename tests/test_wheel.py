@@ -44,7 +44,7 @@ def test_an_installed_wheel_works_from_an_empty_folder(wheel_venv: tuple[Path, P
     timings["piskvork"] = time.perf_counter() - started
     assert first_move < 1.0, f"the first timed move took {first_move:.2f} s against timeout_turn 1000 ms"
     for name, check in (("tuning.run", _tuning_run), ("gym.make", _gym_make), ("envs.rate", _rate), ("search.solve", _solve),
-                        ("weights --list", _listing)):  # fmt: skip
+                        ("weights --list", _listing), ("arena", _arena)):  # fmt: skip
         started = time.perf_counter()
         check(python, empty)
         timings[name] = time.perf_counter() - started
@@ -110,6 +110,21 @@ def _solve(python: Path, cwd: Path) -> None:
     out = run([str(python), "-m", "search.solve"], cwd=cwd, stdin="\n".join(lines) + "\n")
     rows = [line.split() for line in out.splitlines() if line and not line.startswith("#")]
     assert [row[:2] for row in rows] == [line.split() for line in lines] and all(len(row) == 4 for row in rows), rows
+
+
+ARENA_PAGE = """
+from starlette.testclient import TestClient
+from arena.server import create_app
+client = TestClient(create_app(warm=False))
+for path in ("/", "/static/app.js", "/static/board.js", "/static/style.css"):
+    assert client.get(path).status_code == 200, path
+print(client.get("/api/position", params={"moves": "4453"}).json()["ply"])
+"""
+
+
+def _arena(python: Path, cwd: Path) -> None:
+    # the page's static files ship in the wheel (no build step): served from the installed package
+    assert run([str(python), "-c", ARENA_PAGE], cwd=cwd).strip().splitlines()[-1] == "4"
 
 
 def _listing(python: Path, cwd: Path) -> None:

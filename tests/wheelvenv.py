@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights")
+PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "arena", "weights")
 
 
 def build_venv(work: Path) -> tuple[Path, Path]:
