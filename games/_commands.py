@@ -33,6 +33,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Callable, Optional
 
+from games.errors import AlphabetaError  # the project's errors are ValueErrors; games.errors imports nothing heavy
+
 PACKAGES = ("games", "heuristics", "search", "envs", "tuning", "weights", "scripts", "arena")
 """The top-level packages whose ``python -m`` commands get the hook (``scripts`` only in a checkout)."""
 
@@ -44,7 +46,7 @@ MARKER = '__distribution__ = "alphabeta-gym"'
 """The line each of the project's package ``__init__.py`` files holds (:func:`check_packages` reads it)."""
 
 
-class ForeignPackageError(ImportError):
+class ForeignPackageError(AlphabetaError):
     """A package of one of the project's names that is not the project's (the message names it and the fix)."""
 
 

@@ -51,6 +51,10 @@ SHIPPED = "gomoku-puzzles.json"
 """The shipped set's file name in ``search/data``."""
 
 
+class PuzzleFileError(SearchError):
+    """A puzzle file's field that is missing, of the wrong kind or describes no puzzle (the message names it)."""
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """One puzzle: the position, the shortest VCF's length, every winning first move, one winning line."""
@@ -105,17 +109,17 @@ class Puzzle:
             fields = {key: _field(data, key, kind) for key, kind in _FIELDS.items()}
             kind = data.get("kind", "vcf")
             if kind not in KINDS:
-                raise ValueError(f"field 'kind' is {kind!r}, not one of {', '.join(KINDS)}")
+                raise PuzzleFileError(f"field 'kind' is {kind!r}, not one of {', '.join(KINDS)}")
             if fields["plies"] < 1:
-                raise ValueError(f"field 'plies' is {fields['plies']}, not a positive number of plies")
+                raise PuzzleFileError(f"field 'plies' is {fields['plies']}, not a positive number of plies")
             game = MNK(fields["rows"], fields["cols"], fields["k"], exact_k=fields["exact_k"])
             moves = tuple(_moves(game, fields["moves"], "moves"))
             position = _replay(game, moves, "moves")  # a cell given twice, a move after the game ended
             if position.is_terminal():
-                raise ValueError(f"field 'moves': the position is already over ({'won' if position.winner is not None else 'drawn'})")
+                raise PuzzleFileError(f"field 'moves': the position is already over ({'won' if position.winner is not None else 'drawn'})")
             winning = frozenset(_moves(game, fields["winning"], "winning"))
             if not winning or not all(position.is_legal(m) for m in winning):
-                raise ValueError("field 'winning' must name one or more empty cells of the position")
+                raise PuzzleFileError("field 'winning' must name one or more empty cells of the position")
             line = tuple(_moves(game, fields["line"], "line"))
             _replay(game, (*moves, *line), "line")  # the line replays after the position
         except (ValueError, TypeError) as error:  # the game core's errors are ValueErrors
@@ -133,10 +137,10 @@ KINDS = ("vcf", "vct")
 def _field(data: dict[str, Any], key: str, kind: type) -> Any:
     """``data[key]`` if it is a ``kind`` (an int is not a bool here, nor a bool an int), else ValueError naming it."""
     if key not in data:
-        raise ValueError(f"field {key!r} is missing")
+        raise PuzzleFileError(f"field {key!r} is missing")
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise ValueError(f"field {key!r} is {files.describe_json(value)}, not a JSON {_JSON_NAMES[kind]}")
+        raise PuzzleFileError(f"field {key!r} is {files.describe_json(value)}, not a JSON {_JSON_NAMES[kind]}")
     return value
 
 
@@ -148,7 +152,7 @@ def _replay(game: KInARow, moves: tuple[Action, ...], key: str) -> Position:
     try:
         return game.position(moves)
     except ValueError as error:  # IllegalMoveError
-        raise ValueError(f"field {key!r}: {error}") from None
+        raise PuzzleFileError(f"field {key!r}: {error}") from None
 
 
 def _moves(game: KInARow, text: str, key: str) -> list[Action]:
@@ -156,7 +160,7 @@ def _moves(game: KInARow, text: str, key: str) -> list[Action]:
     try:
         return game.parse_moves(text)
     except ValueError as error:
-        raise ValueError(f"field {key!r}: {error}") from None
+        raise PuzzleFileError(f"field {key!r}: {error}") from None
 
 
 def _wins_now(position: Position, move: Action) -> bool:
