@@ -52,6 +52,7 @@ from search.errors import BudgetError, SearchError, UnsolvableGameError
 from search.solve import _kernels as ks
 from search.solve._perfect import ENV_TIME_MS as ENV_TIME_MS  # re-exported: the envs' default budget
 from search.solve._perfect import BudgetedResult, budgeted_move, warm_up
+from search.solve.book import BookError, Connect4Book, installed_book, is_book_game, require_book
 from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -111,18 +112,31 @@ class Solver:
     found from, so keeping them across positions of one game only saves work;
     node counts then depend on what was solved before (:func:`solve` resets).
 
+    Connect-4 6x7 with the opening book installed (:mod:`search.solve.book`,
+    ``pip install "alphabeta-gym[book]"``): the search stops at 12 stones and
+    takes the book's exact score, so every position solves in milliseconds,
+    the empty board included; such a position counts one node.  Scores are
+    the same with or without the book; node counts of positions of more than
+    12 stones too (the search never comes back to 12 stones).
+
     Args:
         game: a Connect-4 or m,n,k game with ``(rows + 1) * cols <= 64``.
         tt_size: table slots, rounded up to a power of two (8 bytes a slot),
             from ``MIN_TT_SIZE`` to ``MAX_TT_SIZE`` and what fits in memory.
+        book: the opening book: None (default) uses the installed one on
+            Connect-4 6x7 and nothing elsewhere; False never; True requires
+            the installed one; or a :class:`~search.solve.book.Connect4Book`.
 
     Raises:
         UnsolvableGameError: the game does not fit.
         TableSizeError: a bad ``tt_size``, or a table too large for this
             machine's memory (the message gives the bytes asked for).
+        BookError: ``book`` asks for a book on another game, or for the
+            installed one when it is missing or damaged.
     """
 
-    def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE) -> None:
+    def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE,
+                 book: Union[bool, Connect4Book, None] = None) -> None:  # fmt: skip
         reason = solvable(game)
         if reason:
             raise UnsolvableGameError(reason)
@@ -142,10 +156,21 @@ class Solver:
         self._nodes_stack = np.zeros((game.n_cells + 2, 5), dtype=np.uint64)
         self._nodes, self._seconds = 0, 0.0
         self._solve: Optional[Callable[..., int]] = None  # the search kernel's entry point (games._direct), once taken
+        self.book = _choose_book(game, book)
+        """The opening book this solver uses, or None."""
+        source = self.book if self.book is not None else _NO_BOOK
+        self._book_args = (source.keys, source.scores, source.index, source.at)
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickled without the kernel's entry point (compiled code; taken again at the first solve)."""
-        return {**self.__dict__, "_solve": None}
+        """Pickled without the kernel's entry point (compiled code; taken again at the first solve) nor the book's
+        arrays (the book pickles as its file's name, :meth:`Connect4Book.__reduce__`)."""
+        return {**self.__dict__, "_solve": None, "_book_args": None}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a pickled solver; its book arrays come from the (re)loaded book."""
+        self.__dict__.update(state)
+        source = self.book if self.book is not None else _NO_BOOK
+        self._book_args = (source.keys, source.scores, source.index, source.at)
 
     @property
     def tt_size(self) -> int:
@@ -174,9 +199,9 @@ class Solver:
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
         # Positional on purpose: end-game solves take a few microseconds, and numba folds keyword
         # arguments in Python (about 2 us a call, measured): (current, mask, ply, weak, rules, board,
-        # bottom, order, tt, tt_bits, stamp, work, nodes), as search.solve._kernels._solve names them.
+        # bottom, order, tt, tt_bits, stamp, work, nodes, book_*), as search.solve._kernels._solve names them.
         args = (current, mask, position.ply, bool(weak), self._rules, self._board, self._bottom, self._order, self._tt,
-                self._tt_bits, self._stamp, self._work, self._nodes_stack)  # fmt: skip
+                self._tt_bits, self._stamp, self._work, self._nodes_stack, *self._book_args)  # fmt: skip
         if self._solve is None:  # the same types every call: skip numba's dispatch (2 us of an end-game solve)
             self._solve = direct(ks._solve, *args)  # compiled or loaded here, before the clock
         started = time.perf_counter()
@@ -261,7 +286,7 @@ class Solver:
         started = time.perf_counter()
         done, self._stamp = ks._solve_batch(currents, masks, plies, weak, fresh, self._rules, self._board, self._bottom,
                                             self._order, self._tt, self._tt_bits, self._stamp, self._work,
-                                            self._nodes_stack, out)  # fmt: skip
+                                            self._nodes_stack, *self._book_args, out)  # fmt: skip
         seconds = time.perf_counter() - started
         if self._work[-1, ks.B_INTERRUPTED]:
             raise KeyboardInterrupt
@@ -280,6 +305,33 @@ class Solver:
         if position.is_terminal():
             over = position.outcome()
             raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+
+
+class _NoBook:
+    """The kernels' book arguments when there is no book: no codes, and no stone count covered."""
+
+    keys = np.zeros(1, dtype=np.uint32)
+    scores = np.zeros(1, dtype=np.int8)
+    index = np.zeros(2, dtype=np.int64)
+    at = np.zeros(65, dtype=np.int8)  # a stone count per entry, up to the 64 cells of the largest board that fits
+
+
+_NO_BOOK = _NoBook()
+
+
+def _choose_book(game: KInARow, book: Union[bool, Connect4Book, None]) -> Optional[Connect4Book]:
+    """The book a solver of ``game`` uses, given its ``book`` argument (see :class:`Solver`)."""
+    if book is None:
+        return installed_book() if is_book_game(game) else None
+    if book is False:
+        return None
+    if not is_book_game(game):
+        raise BookError(f"the opening book is for Connect-4 6x7; this solver is for {game}")
+    if book is True:
+        return require_book()
+    if isinstance(book, Connect4Book):
+        return book
+    raise BookError(f"book={book!r}: expected None (the installed book if any), True, False or a Connect4Book")
 
 
 @dataclass(frozen=True)
