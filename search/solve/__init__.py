@@ -51,7 +51,7 @@ from games.checks import check_optional_int, check_seed
 from search.errors import BudgetError, SearchError, UnsolvableGameError
 from search.solve import _kernels as ks
 from search.solve._perfect import ENV_TIME_MS as ENV_TIME_MS  # re-exported: the envs' default budget
-from search.solve._perfect import BudgetedResult, budgeted_move, warm_up
+from search.solve._perfect import BudgetedResult, budgeted_move, optimal_move, warm_up
 from search.solve.book import BookError, Connect4Book, installed_book, is_book_game, require_book
 from search.tt import allocate, check_table_size
 
@@ -213,6 +213,27 @@ class Solver:
         if limited and self._work[-1, ks.B_STOPPED]:
             return None
         return int(np.sign(score)) if weak else int(score)
+
+    def _at_least(self, position: Position, value: int, node_limit: int = 0, deadline: float = 0.0) -> Optional[bool]:
+        """Whether the exact score of ``position`` (not over) is at least ``value``: one null-window search.
+
+        Budget as in :meth:`_score` (None when it runs out); nodes accumulate in ``self._nodes``.
+        """
+        self._work[-1, : ks.B_INTERRUPTED + 1] = 0
+        if node_limit > 0 or deadline > 0:
+            self._work[-1, ks.B_LIMIT] = node_limit if node_limit > 0 else 1 << 62
+            self._work[-1, ks.B_DEADLINE] = int(deadline * 1e9) if deadline > 0 else 0
+        current, mask = map(np.uint64, _bits._from_board(position._board, self.game.rows, self.game.cols, position.ply))
+        started = time.perf_counter()
+        found = ks._at_least(current, mask, position.ply, value, self._rules, self._board, self._bottom, self._order,
+                             self._tt, self._tt_bits, self._stamp, self._work, self._nodes_stack, *self._book_args)  # fmt: skip
+        self._seconds += time.perf_counter() - started
+        self._nodes += int(self._work[-1, 0])
+        if self._work[-1, ks.B_INTERRUPTED]:
+            raise KeyboardInterrupt
+        if self._work[-1, ks.B_STOPPED]:
+            return None
+        return bool(found)
 
     def solve(self, position: Position, weak: bool = False, moves: bool = False) -> SolveResult:
         """The exact score of ``position`` (left unchanged) for the side to move.
@@ -385,13 +406,22 @@ class PerfectAgent:
     Strong mode (default) wins as fast as possible and loses as slowly as
     possible; weak mode only keeps the best outcome (faster, and still never
     loses a won or drawn position).  The transposition table is kept across
-    a game's moves.  Without a budget, Connect-4 6x7 positions with few
+    a game's moves.
+
+    With the opening book (Connect-4 6x7, :mod:`search.solve.book`) the agent
+    is exact and fast from the first move: it solves the position (a lookup
+    up to 6 stones and at 12, a small search elsewhere near the start), then
+    proves one best move, drawn at random among the best
+    (:func:`search.solve._perfect.optimal_move`); ``last_result`` then scores
+    that move alone.  A whole perfect-vs-perfect game takes about a second.
+    Without the book, Connect-4 6x7 positions with few
     stones can take minutes; with ``time_ms`` or ``nodes`` every move comes
     within the budget, exact when the solver finishes in it and otherwise
     from the fallback of :mod:`search.solve._perfect` (a proven win, then
     alpha-beta); :attr:`last_source` says which (``"solver"``,
     ``"solver-partial"``, ``"alphabeta"``).  The environments give a
-    ``perfect`` opponent ``ENV_TIME_MS`` (100 ms) unless its spec sets a budget.
+    ``perfect`` opponent ``ENV_TIME_MS`` (100 ms) unless its spec sets a budget
+    or it has the book (then none: it is exact at every move).
 
     Args:
         game: a game the solver handles (see :func:`solvable`).
@@ -401,17 +431,19 @@ class PerfectAgent:
         name: a label for match tables.
         time_ms: wall-time budget per move (None or ``inf``: none).
         nodes: node budget per move for the solver, and again for the fallback (None: none).
+        book: the opening book, as for :class:`Solver` (None: the installed one where it applies).
 
     Raises:
         ValueError: ``time_ms`` not a positive number, or ``nodes`` not a positive integer.
+        BookError: see :class:`Solver`.
     """
 
     def __init__(self, game: KInARow, *, weak: bool = False, tt_size: int = DEFAULT_TT_SIZE,
                  seed: Optional[int] = None, name: Optional[str] = None, time_ms: Optional[float] = None,
-                 nodes: Optional[int] = None) -> None:  # fmt: skip
+                 nodes: Optional[int] = None, book: Union[bool, Connect4Book, None] = None) -> None:  # fmt: skip
         self.game = game
         self.weak = weak
-        self.solver = Solver(game, tt_size)
+        self.solver = Solver(game, tt_size, book=book)
         self.name = name or ("perfect-weak" if weak else "perfect")
         self.last_result: Optional[Union[SolveResult, BudgetedResult]] = None
         self.last_source: Optional[str] = None
@@ -442,8 +474,14 @@ class PerfectAgent:
             budgeted = budgeted_move(self.solver, position, self.weak, self._rng, self.time_ms, self.nodes)
             self.last_result, self.last_source = budgeted, budgeted.source
             return budgeted.move
-        self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         self.last_source = "solver"
+        if self.solver.book is not None:
+            found = optimal_move(self.solver, position, self.weak, self._rng)
+            assert found is not None  # no budget: every search finishes
+            self.last_result = SolveResult(int(found.score), found.nodes, self.solver._seconds, self.weak,
+                                           found.move_scores, found.best_moves)  # fmt: skip
+            return found.move
+        self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]
 
