@@ -187,7 +187,7 @@ def test_an_alphabeta_agent_with_book_1_leaves_the_book_at_12_stones(book: Conne
 
 
 def test_book_1_is_refused_where_it_cannot_apply() -> None:
-    with pytest.raises(BookError, match="for Connect-4 6x7, not connect4 5x6"):
+    with pytest.raises(BookError, match="for Connect-4 6x7, not Connect-4 5x6 k=4"):
         make_agent("alphabeta:book=1", Connect4(5, 6, 4))
     with pytest.raises(BookError, match="for Connect-4 6x7"):
         make_agent("alphabeta:book=1", MNK(3, 3, 3))
@@ -241,3 +241,27 @@ def test_a_pickled_solver_reloads_the_book_rather_than_copying_it(book: Connect4
     assert len(data) < 2_000_000  # the table (512 KB) travels, the book (21 MB) does not
     copy = pickle.loads(data)
     assert copy.book is book and copy.solve(CONNECT4.position("444444")).score == solver.solve(CONNECT4.position("444444")).score
+
+
+def test_the_command_line_answers_early_positions_at_once_with_the_book(book: Connect4Book,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from search.solve.cli import main
+
+    assert main([""]) == 0  # the empty board: a lookup
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "- 1 1 " + out.split()[3] and "win for x (the first player)" in out and err == ""
+
+
+def test_without_the_book_the_command_line_warns_about_early_positions(capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from search.solve.cli import _run_lines
+
+    solver = Solver(CONNECT4, tt_size=1 << 16, book=False)
+    out, err = io.StringIO(), io.StringIO()
+    late = "2252576253462244111563365343671351441"
+    assert _run_lines(solver, CONNECT4, [[late]], False, out, err) == 0 and err.getvalue() == ""  # a late position: no note
+    assert _run_lines(solver, CONNECT4, [["444444111222"], ["444444111222"]], False, out, err) == 0
+    note = err.getvalue()
+    assert note.count("\n") == 1 and "can take minutes" in note and 'pip install "alphabeta-gym[book]"' in note

@@ -281,7 +281,7 @@ def installed_book() -> Optional[Connect4Book]:
         BookError: the book is installed but its file is missing or damaged.
     """
     path = book_path()
-    return None if path is None else _load_once(str(path))
+    return None if path is None else _load_once(str(path), True)
 
 
 def require_book() -> Connect4Book:
