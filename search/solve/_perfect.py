@@ -17,6 +17,11 @@ chose the move (``source``):
    lost while another move is not proven lost, the best of those (unfinished
    moves counting as draws, centre first among equals) is played instead.
 
+With the opening book (Connect-4 6x7, :mod:`search.solve.book`) step 1 is
+:func:`optimal_move` under the same limits (one best move proved, not every
+move scored), and when it does not finish the move comes from step 3, with
+no move proven lost to avoid (none was scored).
+
 Overshoot: the solver reads the clock every ``B_CLOCK_EVERY`` (4,096) nodes,
 about a millisecond, and alpha-beta always completes its depth-1 iteration,
 so a move can take the budget plus a few milliseconds on a loaded machine;
