@@ -91,18 +91,20 @@ def timed_moves(agent: PerfectAgent, positions: list[Position]) -> list[float]:
     return times
 
 
-def perfect_games(games: int) -> list[tuple[float, float, str]]:
-    """``(seconds, slowest move's seconds, moves)`` of each perfect-vs-perfect game from the empty board."""
+def perfect_games(games: int) -> list[tuple[float, float, int, str]]:
+    """``(seconds, slowest move's seconds, nodes, moves)`` of each perfect-vs-perfect game from the empty board."""
     played = []
     for seed in range(games):
         agents = (PerfectAgent(CONNECT4, seed=2 * seed), PerfectAgent(CONNECT4, seed=2 * seed + 1))
-        position, slowest = CONNECT4.position(), 0.0
+        position, slowest, nodes = CONNECT4.position(), 0.0, 0
         started = time.perf_counter()
         while not position.is_terminal():
             begun = time.perf_counter()
-            position.play(agents[position.ply % 2].select_move(position))
+            agent = agents[position.ply % 2]
+            position.play(agent.select_move(position))
             slowest = max(slowest, time.perf_counter() - begun)
-        played.append((time.perf_counter() - started, slowest, f"{position.move_string()} ({position.outcome()})"))
+            nodes += agent.last_result.nodes if agent.last_result is not None else 0
+        played.append((time.perf_counter() - started, slowest, nodes, f"{position.move_string()} ({position.outcome()})"))
     return played
 
 
@@ -153,10 +155,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
           if rows[0][4] == "0/1" else f"Empty board: {rows[0][2]} ms with the book")  # fmt: skip
     games = perfect_games(args.games)
     print()
-    print_table(["game", "seconds", "slowest move s", "moves (result)"],
-                [[str(i), f"{s:.2f}", f"{m:.2f}", text] for i, (s, m, text) in enumerate(games)], args.markdown)  # fmt: skip
-    print(f"\nPerfect game: mean {statistics.mean(s for s, _, _ in games):.2f} s, max {max(s for s, _, _ in games):.2f} s "
-          "(goal <= 1 s)")  # fmt: skip
+    print_table(["game", "seconds", "slowest move s", "nodes", "moves (result)"],
+                [[str(i), f"{s:.2f}", f"{m:.2f}", f"{n:,}", text] for i, (s, m, n, text) in enumerate(games)],
+                args.markdown)  # fmt: skip
+    print(f"\nPerfect game: mean {statistics.mean(g[0] for g in games):.2f} s, max {max(g[0] for g in games):.2f} s "
+          f"(goal <= 1 s); mean {statistics.mean(g[2] for g in games):,.0f} nodes")  # fmt: skip
     print(f"Load average after (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

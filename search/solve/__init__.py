@@ -447,6 +447,7 @@ class PerfectAgent:
         self.name = name or ("perfect-weak" if weak else "perfect")
         self.last_result: Optional[Union[SolveResult, BudgetedResult]] = None
         self.last_source: Optional[str] = None
+        self._kept: Optional[tuple[tuple[Action, ...], int]] = None  # the moves after this agent's last move, its score
         self._rng = np.random.default_rng(check_seed(seed))
         self.time_ms: Optional[float] = None
         self.nodes: Optional[int] = None
@@ -476,8 +477,9 @@ class PerfectAgent:
             return budgeted.move
         self.last_source = "solver"
         if self.solver.book is not None:
-            found = optimal_move(self.solver, position, self.weak, self._rng)
+            found = optimal_move(self.solver, position, self.weak, self._rng, floor=self._floor(position))
             assert found is not None  # no budget: every search finishes
+            self._kept = (tuple(position.moves) + (found.move,), int(found.score))
             self.last_result = SolveResult(int(found.score), found.nodes, self.solver._seconds, self.weak,
                                            found.move_scores, found.best_moves)  # fmt: skip
             return found.move
@@ -485,9 +487,29 @@ class PerfectAgent:
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]
 
+    def _floor(self, position: Position) -> Optional[int]:
+        """A lower bound of ``position``'s score known without a search, or None.
+
+        The score this agent's previous move kept, if ``position`` follows it
+        (a score never drops for the side that plays best); else, one stone
+        past a stone count the book covers, the negative of the parent's book
+        score (whatever the last move was, the side now to move has at least that).
+        """
+        kept = self._kept
+        if kept is not None and position.ply == len(kept[0]) + 1 and tuple(position.moves[:-1]) == kept[0]:
+            return kept[1]
+        book = self.solver.book
+        if book is not None and position.ply - 1 in book.plies and position.ply >= 1:
+            parent = position.copy()
+            parent.undo()
+            score = book.score(parent)
+            return None if score is None else -score
+        return None
+
     def reset(self) -> None:
         """A new game: empty the transposition table."""
         self.solver.reset()
+        self._kept = None
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the choice among equal moves."""

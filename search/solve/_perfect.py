@@ -126,7 +126,7 @@ def budgeted_move(solver: Solver, position: Position, weak: bool, rng: np.random
 
 
 def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.Generator, node_limit: int = 0,
-                 deadline: float = 0.0) -> Optional[BudgetedResult]:  # fmt: skip
+                 deadline: float = 0.0, floor: Optional[int] = None) -> Optional[BudgetedResult]:  # fmt: skip
     """A move of the best exact score, proved alone: random among the best, without scoring every move.
 
     What :class:`search.solve.PerfectAgent` does when its solver has the
@@ -142,6 +142,12 @@ def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.
     (Tried and dropped: short tests of every move first, in rounds of growing
     node limits, to find a cheaply proved best move: the rounds overwrite
     each other's table entries and cost more on 6x7 positions of 12 stones.)
+
+    ``floor``: a known lower bound of the position's score (strong mode), such
+    as the score the agent's previous move kept: a score never drops along a
+    game for a side that plays best, and rises only after a mistake of the
+    other side.  Then one null-window search (is the score above ``floor``?)
+    replaces the bisection of a full solve whenever the opponent played best.
 
     Returns None when the node limit or the deadline (``time.perf_counter()``,
     0 for none) stops a search first.  The result's ``move_scores`` and
@@ -161,7 +167,7 @@ def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.
         move = wins[int(rng.integers(len(wins)))]
         return BudgetedResult(move, "solver", float(win_now), 0, time.perf_counter() - started, move_scores={move: win_now},
                               best_moves=(move,))  # fmt: skip
-    value = solver._score(position, weak, node_limit=node_limit, deadline=deadline)
+    value = _position_score(solver, position, weak, node_limit, deadline, floor)
     if value is None:
         return None
     pending = rng.permutation(position.legal_moves()).tolist()
@@ -176,6 +182,21 @@ def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.
         if keeps:
             return _found(move, value, solver, started)
     raise AssertionError(f"no move of {position.move_string()!r} keeps its score {value}")  # a best move always exists
+
+
+def _position_score(solver: Solver, position: Position, weak: bool, node_limit: int, deadline: float,
+                    floor: Optional[int]) -> Optional[int]:  # fmt: skip
+    """The exact score of ``position`` (weak: its sign), through one null-window test when ``floor`` bounds it below."""
+    if floor is not None and not weak:
+        above = solver._at_least(position, floor + 1, node_limit, deadline)
+        if above is None:
+            return None
+        if not above:
+            return floor
+    left = node_limit - solver._nodes if node_limit > 0 else 0
+    if node_limit > 0 and left <= 0:
+        return None
+    return solver._score(position, weak, node_limit=left, deadline=deadline)
 
 
 def _keeps(solver: Solver, child: Position, move: Action, value: int, node_limit: int,
