@@ -52,3 +52,20 @@ def test_bad_book_label_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["--count", "0", "--out", str(tmp_path / "x.gz")])
     assert "--count 0 must be a positive integer" in capsys.readouterr().err
+
+
+def test_the_held_out_positions_leave_out_the_fitted_ones(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from scripts.book_blunders import heldout_positions
+    from scripts.book_blunders import main as blunders_main
+
+    shipped = load_labels(game=CONNECT4)
+    first = tmp_path / "first.labels.jsonl.gz"
+    write_labels(first, shipped.header, [(p.moves, p.score, [p.move_scores.get(a) for a in range(CONNECT4.cols)])
+                                         for p in shipped.positions[:100]])  # fmt: skip
+    kept = heldout_positions(shipped, [load_labels(first)], 10, 20)
+    moves = {p.moves for p in kept.positions}
+    assert moves and all(10 <= p.ply <= 20 for p in kept.positions)
+    assert not moves & {p.moves for p in shipped.positions[:100]}
+    assert blunders_main([str(first), "random", "--min-ply", "8", "--max-ply", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "held-out positions of 8 to 12 stones" in out and "random" in out
