@@ -10,7 +10,7 @@ bits.  Worked example: ``4453`` (columns 1-based): column 3 holds a
 second-player stone, column 4 a first-player stone under a second-player
 one, column 5 a first-player stone, so by column and with the padding::
 
-    0 0 110 10110 100 0 0 0  ->  0b0011010110100000 << 16 (16 bits, then zeros)
+    0 0 110 10110 100 0 0 0  ->  0011 0101 1010 0000, then 16 zero bits
 
 Bit layout of the position: :mod:`games._bits` (bit ``col * (rows + 1) + row``).
 
