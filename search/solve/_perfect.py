@@ -313,5 +313,6 @@ def warm_up(solver: Solver) -> None:
     child.play(centre_first(child)[0])
     child.undo()
     solver._score(position, weak=True, deadline=1e-9)  # past: the first node reads the clock and stops
+    solver._at_least(position, 0, deadline=1e-9)  # the one-test kernel of optimal_move (the agent with the book)
     solver.reset()
     search(position, _evaluator(solver.game), depth=1)
