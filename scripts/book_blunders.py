@@ -9,7 +9,7 @@ Each agent spec is judged on them as ``python -m tuning.blunders`` judges it
 Wilson interval, overall and by band of plies::
 
     python -m scripts.book_blunders runs/book/heldout-seed101.labels.jsonl.gz \\
-        --exclude tuning/data/connect4-6x7.labels.jsonl.gz runs/book/book-and-shipped.labels.jsonl.gz \\
+        --exclude tuning/data/connect4-6x7.labels.jsonl.gz --exclude runs/book/book-and-shipped.labels.jsonl.gz \\
         "alphabeta:weights=connect4-threats-tuned,nodes=1000" "alphabeta:weights=connect4-threats-tuned,nodes=1000,book=1"
 """
 
@@ -43,7 +43,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.book_blunders", description=__doc__.split("\n\n")[0])
     parser.add_argument("heldout", help="the held-out label file")
     parser.add_argument("specs", nargs="+", help="agent specs or weight files to judge")
-    parser.add_argument("--exclude", nargs="*", default=[], help="label files whose positions are left out")
+    parser.add_argument("--exclude", action="append", default=[], help="a label file whose positions are left out (repeat it)")
     parser.add_argument("--min-ply", type=int, default=6, help="fewest stones (default 6)")
     parser.add_argument("--max-ply", type=int, default=30, help="most stones (default 30)")
     parser.add_argument("--band-width", type=int, default=6, help="plies per band (default 6)")
