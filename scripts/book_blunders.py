@@ -11,6 +11,10 @@ Wilson interval, overall and by band of plies::
     python -m scripts.book_blunders runs/book/heldout-seed101.labels.jsonl.gz \\
         --exclude tuning/data/connect4-6x7.labels.jsonl.gz --exclude runs/book/book-and-shipped.labels.jsonl.gz \\
         "alphabeta:weights=connect4-threats-tuned,nodes=1000" "alphabeta:weights=connect4-threats-tuned,nodes=1000,book=1"
+    python -m scripts.book_blunders tuning/data/connect4-6x7.labels.jsonl.gz --last 1600 \
+        "alphabeta:weights=connect4-threats-tuned,nodes=1000" "alphabeta:weights=connect4-threats-tuned,nodes=1000,book=1"
+
+(the second: the shipped set's last 1,600 positions, which the Texel fit behind the shipped file held out).
 """
 
 from __future__ import annotations
@@ -26,10 +30,13 @@ from tuning.labels import LabelSet, load_labels
 from tuning.openings import canonical_key
 
 
-def heldout_positions(heldout: LabelSet, exclude: Sequence[LabelSet], min_ply: int, max_ply: int) -> LabelSet:
-    """``heldout`` without the positions of ``exclude`` (up to the mirror), and only those of ``min_ply`` to ``max_ply``."""
+def heldout_positions(heldout: LabelSet, exclude: Sequence[LabelSet], min_ply: int, max_ply: int,
+                      last: Optional[int] = None) -> LabelSet:  # fmt: skip
+    """``heldout`` (its ``last`` positions only, if given) without the positions of ``exclude`` (up to the mirror),
+    and only those of ``min_ply`` to ``max_ply`` stones."""
     taken = {canonical_key(CONNECT4.position(p.moves)) for s in exclude for p in s.positions}
-    kept = tuple(p for p in heldout.positions if min_ply <= p.ply <= max_ply
+    pool = heldout.positions if last is None else heldout.positions[-last:]
+    kept = tuple(p for p in pool if min_ply <= p.ply <= max_ply
                  and canonical_key(CONNECT4.position(p.moves)) not in taken)  # fmt: skip
     return LabelSet(heldout.game, heldout.header, kept)
 
@@ -47,11 +54,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--min-ply", type=int, default=6, help="fewest stones (default 6)")
     parser.add_argument("--max-ply", type=int, default=30, help="most stones (default 30)")
     parser.add_argument("--band-width", type=int, default=6, help="plies per band (default 6)")
+    parser.add_argument("--last", type=int, help="only the last N positions of the file (a fit's held-out tail)")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
     try:
         labels = heldout_positions(load_labels(args.heldout, game=CONNECT4),
-                                   [load_labels(path, game=CONNECT4) for path in args.exclude], args.min_ply, args.max_ply)  # fmt: skip
+                                   [load_labels(path, game=CONNECT4) for path in args.exclude], args.min_ply, args.max_ply,
+                                   args.last)  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
     print_machine_and_command(argv)
