@@ -11,8 +11,8 @@ benchmark convention of :mod:`search.solve` (Pascal Pons'), which this
 module hands out: ``Connect4Book.score`` is the score for the side to move.
 
 It is an optional extra, installed with ``pip install "alphabeta-gym[book]"``
-(a 17.9 MB wheel; 21 MB on disk, 21 MB in memory once loaded, in about
-0.1 s).  Only its data file is read, by the code here; nothing else of
+(a 17.9 MB wheel; 21 MB on disk, 21 MB in memory once loaded, in 0.25
+to 1 s).  Only its data file is read, by the code here; nothing else of
 ``bitbully-databases`` or of the ``bitbully`` engine is used.  Without it
 everything works as before, only slower near the start (see
 ``docs/guide/search.md``).
@@ -275,7 +275,7 @@ def _load_once(path: str, shallow: bool = True) -> Connect4Book:
 
 
 def installed_book() -> Optional[Connect4Book]:
-    """The installed book, loaded once per process (about 0.2 s, 21 MB); None if it is not installed.
+    """The installed book, loaded once per process (0.25 to 1 s, 21 MB); None if it is not installed.
 
     Raises:
         BookError: the book is installed but its file is missing or damaged.
