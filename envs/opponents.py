@@ -17,7 +17,10 @@ learns works here unchanged, and a name it does not know fails with its
 message.  ``perfect`` gets a budget of ``ENV_TIME_MS`` (100 ms) per move
 unless its spec sets ``time_ms`` or ``nodes`` (``perfect:time_ms=inf``: no
 limit): exact when the solver finishes in time, else the fallback of
-:mod:`search.solve._perfect`, named in ``info["opponent_search"]["source"]``.  Randomness: the environment reseeds an
+:mod:`search.solve._perfect`, named in ``info["opponent_search"]["source"]``.
+On Connect-4 6x7 with the opening book installed (``pip install
+"alphabeta-gym[book]"``) it gets no budget: it is exact at every move, a few
+milliseconds a move on average (:class:`search.solve.PerfectAgent`).  Randomness: the environment reseeds an
 agent (``agent.seed(s)``, then ``agent.reset()``) at every episode with a
 seed drawn from its own generator, so a seed inside a spec is overridden.
 A callable receives the observation from *its own* side (plane 0 its
@@ -147,7 +150,8 @@ def resolve_opponent(opponent: OpponentLike, game: KInARow, *, copy_objects: boo
         player = PolicyAgent(sb3_policy(opponent), game, name=os.path.basename(os.fspath(opponent)))
     elif isinstance(opponent, (str, os.PathLike)):
         player = make_agent(os.fspath(opponent), game, seed=0)
-        if isinstance(player, PerfectAgent) and not {"time_ms", "nodes"} & set(parse_spec(os.fspath(opponent)).options):
+        if (isinstance(player, PerfectAgent) and player.solver.book is None
+                and not {"time_ms", "nodes"} & set(parse_spec(os.fspath(opponent)).options)):  # fmt: skip
             player.set_budget(ENV_TIME_MS, None)  # an env must get its reply: exact when the solver is quick enough
     elif hasattr(opponent, "select_move"):
         player = copy.deepcopy(opponent) if copy_objects else opponent

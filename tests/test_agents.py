@@ -123,7 +123,7 @@ def test_specs_build_the_right_agents(tmp_path: Path) -> None:
     "spec, error, message",
     [
         ("magic", AgentSpecError, "unknown agent 'magic' in spec 'magic': use one of alphabeta, minimax, random, rules"),
-        ("alphabeta:deep=3", AgentSpecError, "unknown key(s) 'deep' for 'alphabeta'.*valid keys are branching, depth"),
+        ("alphabeta:deep=3", AgentSpecError, "unknown key(s) 'deep' for 'alphabeta'.*valid keys are book, branching, depth"),
         ("random:depth=3", AgentSpecError, "unknown key(s) 'depth' for 'random'.*valid keys are seed"),
         ("alphabeta:depth", AgentSpecError, "'depth' is not key=value"),
         ("alphabeta:depth=x", AgentSpecError, "depth='x' is not a number"),

@@ -50,7 +50,7 @@ elif case == "gomoku":
     position = game.position([112])
     run = lambda limit: engine.search(position, limit)
 elif case == "solver":
-    solver = Solver(CONNECT4)
+    solver = Solver(CONNECT4, book=False)  # the opening book would answer the empty board at once
     position = CONNECT4.position()
     late = CONNECT4.position("2252576253462244111563365343671351441")
     run = lambda limit: solver.solve(position if limit.depth is None else late)  # no budget: a solve of minutes

@@ -14,6 +14,7 @@ from search.agents import make_agent
 from search.agents.simple import RandomAgent
 from search.solve import PerfectAgent, Solver, solve
 from search.solve._perfect import SOURCES
+from search.solve.book import installed_book
 
 BUDGET_MS = 40.0
 SLACK_MS = 40.0  # the documented overshoot (a clock read per 4,096 nodes, alpha-beta's depth 1) plus Python around it
@@ -24,9 +25,10 @@ LOADED_MS = 400.0  # wall-clock slack on a machine shared with other jobs (a pre
 def test_perfect_answers_every_6x7_position_within_its_budget_and_is_exact_when_the_solver_finishes(seed: int) -> None:
     # Untimed first: on a fresh clone numba compiles the solver and the fallback search here (seconds), which
     # is no part of a move's budget (the budget is for moves, not for building the kernels).
-    warm = PerfectAgent(CONNECT4, time_ms=BUDGET_MS, seed=seed)
+    # Without the opening book (tests/test_solve_book.py covers the agent with it), the early moves need the fallback.
+    warm = PerfectAgent(CONNECT4, time_ms=BUDGET_MS, seed=seed, book=False)
     warm.select_move(CONNECT4.position())
-    perfect = PerfectAgent(CONNECT4, time_ms=BUDGET_MS, seed=seed)
+    perfect = PerfectAgent(CONNECT4, time_ms=BUDGET_MS, seed=seed, book=False)
     opponent, reference = RandomAgent(seed=seed), Solver(CONNECT4)
     position = CONNECT4.position()
     times, cpu, sources = [], [], []
@@ -54,7 +56,7 @@ def test_perfect_answers_every_6x7_position_within_its_budget_and_is_exact_when_
 
 
 def test_a_node_budget_falls_back_to_alphabeta_on_the_empty_board() -> None:
-    perfect = PerfectAgent(CONNECT4, nodes=2_000, seed=0)
+    perfect = PerfectAgent(CONNECT4, nodes=2_000, seed=0, book=False)
     move = perfect.select_move(CONNECT4.position())
     result = perfect.last_result
     assert perfect.last_source == "alphabeta" and result is not None and 0 <= move < CONNECT4.cols
@@ -101,13 +103,15 @@ def test_the_spec_keys_and_bad_budgets() -> None:
 
 
 def test_the_env_gives_perfect_a_budget_and_reports_the_source() -> None:
+    """100 ms a move without the opening book; none with it (exact at every move, fast: tests/test_solve_book.py)."""
+    booked = installed_book() is not None
     env = gym.make("alphabeta/Connect4-v0", opponent="perfect", agent_plays="second")
     env.reset(seed=1)  # the env's own kernels load (or compile) on the first reset: not the opponent's budget
     started = time.perf_counter()
     _, info = env.reset(seed=0)
     assert (time.perf_counter() - started) * 1000.0 <= 100.0 + LOADED_MS
-    assert info["opponent_search"]["source"] in SOURCES
-    assert env.unwrapped._batch.opponents[0].player.time_ms == 100.0
+    assert info["opponent_search"]["source"] in (("solver",) if booked else SOURCES)
+    assert env.unwrapped._batch.opponents[0].player.time_ms == (None if booked else 100.0)
     _, _, _, _, info = env.step(3)
     assert info["opponent_search"]["source"] in SOURCES
     exact = gym.make("alphabeta/TicTacToe-v0", opponent="perfect:time_ms=inf", agent_plays="second")

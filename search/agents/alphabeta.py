@@ -37,6 +37,7 @@ from search.protocol import WIN_SCORE
 from search.result import SearchResult
 from search.solve import Solver
 from search.solve._perfect import exact_move
+from search.solve.book import BOOK_PLY, BookError, is_book_game
 from search.tt import TranspositionTable
 
 DEFAULT_DEPTH = 4
@@ -54,6 +55,9 @@ MNK_DEFAULT = Limit(radius=2, branching=6)
 best-ordered moves at each node, and with a time budget the exact solver first (:data:`SOLVE_SHARE`) where it fits.
 The setting the Bologna tournament replay recommended before the gomoku engine; each key given explicitly replaces
 its default."""
+
+BOOK_TT_SIZE = 1 << 16
+"""Table slots of the solver behind an agent's book moves (512 KB): below 12 stones its searches are small."""
 
 Weights = Union[Mapping[str, float], str, "os.PathLike[str]", None]
 _NO_TABLE = TranspositionTable(2)  # what ``AlphaBetaAgent.table`` shows where an engine keeps its own table
@@ -199,6 +203,14 @@ class AlphaBetaAgent:
             and the m,n,k default setting with ``time_ms``, which give the solver :data:`SOLVE_SHARE` of it.  Ignored where the solver does not fit.
         engine_switches: the gomoku engine's threat-search switches by name
             (:data:`search.gomoku.SWITCH_NAMES`, e.g. ``{"horizon_vct": 0}``); only where the engine plays.
+        book: Connect-4 6x7 only, with the opening book installed
+            (``pip install "alphabeta-gym[book]"``, :mod:`search.solve.book`):
+            while the position has fewer than 12 stones, play a move of the
+            best exact score (random among equals, by the agent's seeded rng),
+            then search as usual; the 12-stone position is the first the
+            search sees.  Each such move takes milliseconds (the book's scores,
+            or a small search over them).  :attr:`last_from_book` tells which.
+            Off by default, so that comparing agents compares their evaluation.
 
     Integer arguments may be Python or NumPy integers.  The budget the agent
     searches with is :attr:`limit`.
@@ -209,6 +221,7 @@ class AlphaBetaAgent:
             :mod:`heuristics.bounds`), or a malformed weight file.
         TableSizeError: ``tt_size`` below 1 or too large for this machine
             (the message gives the bytes asked for).
+        BookError: ``book`` on another game than Connect-4 6x7, or without the book installed.
     """
 
     def __init__(
@@ -230,7 +243,10 @@ class AlphaBetaAgent:
         tss_nodes: Optional[int] = None,
         solve_ms: Optional[float] = None,
         engine_switches: Optional[Mapping[str, int]] = None,
+        book: bool = False,
     ) -> None:
+        if book and not is_book_game(game):
+            raise BookError(f"book=1: the opening book is for Connect-4 6x7, not {game}; leave book off there")
         own = as_limit(limit, depth=depth, nodes=nodes, time_ms=time_ms, branching=branching, radius=radius)
         if weights is not None and not isinstance(weights, Mapping):
             loaded, tuned = load_weight_file(weights, game)
@@ -268,6 +284,10 @@ class AlphaBetaAgent:
         self._solve_share = SOLVE_SHARE if entry is not None or self._mnk_default else None
         timed_share = self._solve_share is not None and self.limit.time_ms is not None
         self._solver = _solver_for(game) if self.solve_ms is not None or timed_share else None
+        self.book = bool(book)
+        self._book_solver = Solver(game, BOOK_TT_SIZE, book=True) if book else None  # BookError if not installed
+        self.last_from_book = False
+        """True if the last move came from the opening book (``book=True``), False if from the search."""
         # the tables last: a bad argument must not cost a large allocation first
         self.player: Player = (SearchPlayer(game, self.evaluator, tt_size, self.tss_nodes) if entry is None
                                else entry.build(game, self.evaluator, tt_size, self.tss_nodes, engine_switches or {}))  # fmt: skip
@@ -276,14 +296,16 @@ class AlphaBetaAgent:
         self._moves_made = 0
         lim = self.limit
         budget = f"d{lim.depth}" if lim.depth else (f"n{lim.nodes}" if lim.nodes else f"t{lim.time_ms}ms")
-        self.name = name or f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{lim.branching}" if lim.branching else "")
+        self.name = name or (f"alphabeta-{self.evaluator.name}-{budget}" + (f"-q{lim.branching}" if lim.branching else "")
+                             + ("-book" if book else ""))  # fmt: skip
         self.spec: Optional[str] = None
         """The agent spec it was built from by :func:`make_agent` (None when built directly)."""
 
     def __repr__(self) -> str:
         """The spec it was built from (if any) and the settings that decide its play."""
         made = f"spec={self.spec!r}, " if self.spec is not None else ""
-        extras = {"random_every": self.random_every, "tss_nodes": self.tss_nodes, "solve_ms": self.solve_ms}
+        extras = {"random_every": self.random_every, "tss_nodes": self.tss_nodes, "solve_ms": self.solve_ms,
+                  "book": True if self.book else None}  # fmt: skip
         rest = "".join(f", {key}={value!r}" for key, value in extras.items() if value is not None)
         return f"AlphaBetaAgent({made}game={self.game}, heuristic={self.evaluator.name!r}, limit={self.limit!r}{rest})"
 
@@ -291,10 +313,13 @@ class AlphaBetaAgent:
         """Search ``position`` (left unchanged) and return the best move; see :attr:`last_result`."""
         _check_game(self.game, position, self.name)
         self._moves_made += 1
+        self.last_from_book = False
         if self.random_every and self._moves_made % self.random_every == 0:
             moves = position.legal_moves()
             self.last_result = None
             return moves[int(self._rng.integers(len(moves)))]
+        if self._book_solver is not None and position.ply < BOOK_PLY:
+            return self._book_move(position)
         started = time.perf_counter()
         limit = self.limit
         solve_ms = self.solve_ms
@@ -311,6 +336,16 @@ class AlphaBetaAgent:
                 spent_ms = (time.perf_counter() - started) * 1000.0
                 limit = limit.replace(time_ms=max(limit.time_ms - spent_ms, 1.0))
         move, self.last_result = self.player.move(position, limit, self._rng)
+        return move
+
+    def _book_move(self, position: Position) -> Action:
+        """A move of the best exact score, random among equals: every move's score from the book (see ``book``)."""
+        assert self._book_solver is not None
+        exact = self._book_solver.solve(position, moves=True)
+        move = exact.best_moves[int(self._rng.integers(len(exact.best_moves)))]
+        score = 0.0 if exact.score == 0 else math.copysign(WIN_SCORE - 1, exact.score)
+        self.last_result = SearchResult(move, score, self.game.n_cells - position.ply, exact.nodes, exact.seconds, (move,))
+        self.last_from_book = True
         return move
 
     @property

@@ -35,9 +35,9 @@ ALPHABETA_TT_SIZE = 1 << 18
 
 def _alphabeta_keys() -> dict[str, type]:
     """``alphabeta``'s keys: heuristic, weights, the budget fields, table, random moves, seed, the threat and
-    solver budgets, and every registered engine's switches (integers)."""
+    solver budgets, the opening book (``book=1``), and every registered engine's switches (integers)."""
     keys: dict[str, type] = {"heuristic": str, "weights": str, **{name: FIELD_TYPES[name] for name in FIELDS}}
-    keys |= {"tt": int, "random_every": int, "seed": int, "tss_nodes": int, "solve_ms": float}
+    keys |= {"tt": int, "random_every": int, "seed": int, "tss_nodes": int, "solve_ms": float, "book": int}
     return keys | {name: int for name in engine_switch_names()}
 
 
@@ -52,12 +52,15 @@ def _alphabeta(spec: str, game: KInARow, options: Mapping[str, str], seed: Optio
     values: dict[str, Any] = convert_options(spec, "alphabeta", rest, extra=" and the heuristic's weight names")
     if "weights" in values and overrides:
         raise AgentSpecError(f"agent spec {spec!r}: give weights either as a file or by name, not both")
+    if values.get("book", 0) not in (0, 1):
+        raise AgentSpecError(f"agent spec {spec!r}: book={values['book']!r} must be 0 or 1")
     limit = Limit(**{name: values[name] for name in FIELDS if name in values})
     switches = {name: values[name] for name in engine_switch_names() if name in values}
     agent = AlphaBetaAgent(game, values.get("heuristic"), values.get("weights", overrides), limit=limit,
                            tt_size=values.get("tt", ALPHABETA_TT_SIZE), random_every=values.get("random_every"),
                            seed=values.get("seed", seed), tss_nodes=values.get("tss_nodes"),
-                           solve_ms=values.get("solve_ms"), engine_switches=switches)  # fmt: skip
+                           solve_ms=values.get("solve_ms"), engine_switches=switches,
+                           book=bool(values.get("book", 0)))  # fmt: skip
     agent.spec = spec
     return agent
 

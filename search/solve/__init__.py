@@ -51,7 +51,8 @@ from games.checks import check_optional_int, check_seed
 from search.errors import BudgetError, SearchError, UnsolvableGameError
 from search.solve import _kernels as ks
 from search.solve._perfect import ENV_TIME_MS as ENV_TIME_MS  # re-exported: the envs' default budget
-from search.solve._perfect import BudgetedResult, budgeted_move, warm_up
+from search.solve._perfect import BudgetedResult, budgeted_move, optimal_move, warm_up
+from search.solve.book import BookError, Connect4Book, installed_book, is_book_game, require_book
 from search.tt import allocate, check_table_size
 
 DEFAULT_TT_SIZE = 1 << 22
@@ -111,18 +112,31 @@ class Solver:
     found from, so keeping them across positions of one game only saves work;
     node counts then depend on what was solved before (:func:`solve` resets).
 
+    Connect-4 6x7 with the opening book installed (:mod:`search.solve.book`,
+    ``pip install "alphabeta-gym[book]"``): the search stops at 12 stones and
+    takes the book's exact score, so every position solves in milliseconds,
+    the empty board included; such a position counts one node.  Scores are
+    the same with or without the book; node counts of positions of more than
+    12 stones too (the search never comes back to 12 stones).
+
     Args:
         game: a Connect-4 or m,n,k game with ``(rows + 1) * cols <= 64``.
         tt_size: table slots, rounded up to a power of two (8 bytes a slot),
             from ``MIN_TT_SIZE`` to ``MAX_TT_SIZE`` and what fits in memory.
+        book: the opening book: None (default) uses the installed one on
+            Connect-4 6x7 and nothing elsewhere; False never; True requires
+            the installed one; or a :class:`~search.solve.book.Connect4Book`.
 
     Raises:
         UnsolvableGameError: the game does not fit.
         TableSizeError: a bad ``tt_size``, or a table too large for this
             machine's memory (the message gives the bytes asked for).
+        BookError: ``book`` asks for a book on another game, or for the
+            installed one when it is missing or damaged.
     """
 
-    def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE) -> None:
+    def __init__(self, game: KInARow, tt_size: int = DEFAULT_TT_SIZE,
+                 book: Union[bool, Connect4Book, None] = None) -> None:  # fmt: skip
         reason = solvable(game)
         if reason:
             raise UnsolvableGameError(reason)
@@ -142,10 +156,21 @@ class Solver:
         self._nodes_stack = np.zeros((game.n_cells + 2, 5), dtype=np.uint64)
         self._nodes, self._seconds = 0, 0.0
         self._solve: Optional[Callable[..., int]] = None  # the search kernel's entry point (games._direct), once taken
+        self.book = _choose_book(game, book)
+        """The opening book this solver uses, or None."""
+        source = self.book if self.book is not None else _NO_BOOK
+        self._book_args = (source.keys, source.scores, source.index, source.at)
 
     def __getstate__(self) -> dict[str, object]:
-        """Pickled without the kernel's entry point (compiled code; taken again at the first solve)."""
-        return {**self.__dict__, "_solve": None}
+        """Pickled without the kernel's entry point (compiled code; taken again at the first solve) nor the book's
+        arrays (the book pickles as its file's name, :meth:`Connect4Book.__reduce__`)."""
+        return {**self.__dict__, "_solve": None, "_book_args": None}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a pickled solver; its book arrays come from the (re)loaded book."""
+        self.__dict__.update(state)
+        source = self.book if self.book is not None else _NO_BOOK
+        self._book_args = (source.keys, source.scores, source.index, source.at)
 
     @property
     def tt_size(self) -> int:
@@ -174,9 +199,9 @@ class Solver:
         current, mask = map(np.uint64, _bits._from_board(position._board, game.rows, game.cols, position.ply))
         # Positional on purpose: end-game solves take a few microseconds, and numba folds keyword
         # arguments in Python (about 2 us a call, measured): (current, mask, ply, weak, rules, board,
-        # bottom, order, tt, tt_bits, stamp, work, nodes), as search.solve._kernels._solve names them.
+        # bottom, order, tt, tt_bits, stamp, work, nodes, book_*), as search.solve._kernels._solve names them.
         args = (current, mask, position.ply, bool(weak), self._rules, self._board, self._bottom, self._order, self._tt,
-                self._tt_bits, self._stamp, self._work, self._nodes_stack)  # fmt: skip
+                self._tt_bits, self._stamp, self._work, self._nodes_stack, *self._book_args)  # fmt: skip
         if self._solve is None:  # the same types every call: skip numba's dispatch (2 us of an end-game solve)
             self._solve = direct(ks._solve, *args)  # compiled or loaded here, before the clock
         started = time.perf_counter()
@@ -188,6 +213,27 @@ class Solver:
         if limited and self._work[-1, ks.B_STOPPED]:
             return None
         return int(np.sign(score)) if weak else int(score)
+
+    def _at_least(self, position: Position, value: int, node_limit: int = 0, deadline: float = 0.0) -> Optional[bool]:
+        """Whether the exact score of ``position`` (not over) is at least ``value``: one null-window search.
+
+        Budget as in :meth:`_score` (None when it runs out); nodes accumulate in ``self._nodes``.
+        """
+        self._work[-1, : ks.B_INTERRUPTED + 1] = 0
+        if node_limit > 0 or deadline > 0:
+            self._work[-1, ks.B_LIMIT] = node_limit if node_limit > 0 else 1 << 62
+            self._work[-1, ks.B_DEADLINE] = int(deadline * 1e9) if deadline > 0 else 0
+        current, mask = map(np.uint64, _bits._from_board(position._board, self.game.rows, self.game.cols, position.ply))
+        started = time.perf_counter()
+        found = ks._at_least(current, mask, position.ply, value, self._rules, self._board, self._bottom, self._order,
+                             self._tt, self._tt_bits, self._stamp, self._work, self._nodes_stack, *self._book_args)  # fmt: skip
+        self._seconds += time.perf_counter() - started
+        self._nodes += int(self._work[-1, 0])
+        if self._work[-1, ks.B_INTERRUPTED]:
+            raise KeyboardInterrupt
+        if self._work[-1, ks.B_STOPPED]:
+            return None
+        return bool(found)
 
     def solve(self, position: Position, weak: bool = False, moves: bool = False) -> SolveResult:
         """The exact score of ``position`` (left unchanged) for the side to move.
@@ -261,7 +307,7 @@ class Solver:
         started = time.perf_counter()
         done, self._stamp = ks._solve_batch(currents, masks, plies, weak, fresh, self._rules, self._board, self._bottom,
                                             self._order, self._tt, self._tt_bits, self._stamp, self._work,
-                                            self._nodes_stack, out)  # fmt: skip
+                                            self._nodes_stack, *self._book_args, out)  # fmt: skip
         seconds = time.perf_counter() - started
         if self._work[-1, ks.B_INTERRUPTED]:
             raise KeyboardInterrupt
@@ -280,6 +326,33 @@ class Solver:
         if position.is_terminal():
             over = position.outcome()
             raise SearchError(f"position {position.move_string()!r} of {self.game} is over ({over}): nothing to solve")
+
+
+class _NoBook:
+    """The kernels' book arguments when there is no book: no codes, and no stone count covered."""
+
+    keys = np.zeros(1, dtype=np.uint32)
+    scores = np.zeros(1, dtype=np.int8)
+    index = np.zeros(2, dtype=np.int64)
+    at = np.zeros(65, dtype=np.int8)  # a stone count per entry, up to the 64 cells of the largest board that fits
+
+
+_NO_BOOK = _NoBook()
+
+
+def _choose_book(game: KInARow, book: Union[bool, Connect4Book, None]) -> Optional[Connect4Book]:
+    """The book a solver of ``game`` uses, given its ``book`` argument (see :class:`Solver`)."""
+    if book is None:
+        return installed_book() if is_book_game(game) else None
+    if book is False:
+        return None
+    if not is_book_game(game):
+        raise BookError(f"the opening book is for Connect-4 6x7; this solver is for {game}")
+    if book is True:
+        return require_book()
+    if isinstance(book, Connect4Book):
+        return book
+    raise BookError(f"book={book!r}: expected None (the installed book if any), True, False or a Connect4Book")
 
 
 @dataclass(frozen=True)
@@ -333,13 +406,22 @@ class PerfectAgent:
     Strong mode (default) wins as fast as possible and loses as slowly as
     possible; weak mode only keeps the best outcome (faster, and still never
     loses a won or drawn position).  The transposition table is kept across
-    a game's moves.  Without a budget, Connect-4 6x7 positions with few
+    a game's moves.
+
+    With the opening book (Connect-4 6x7, :mod:`search.solve.book`) the agent
+    is exact and fast from the first move: it solves the position (a lookup
+    up to 6 stones and at 12, a small search elsewhere near the start), then
+    proves one best move, drawn at random among the best
+    (:func:`search.solve._perfect.optimal_move`); ``last_result`` then scores
+    that move alone.  A whole perfect-vs-perfect game takes about a second.
+    Without the book, Connect-4 6x7 positions with few
     stones can take minutes; with ``time_ms`` or ``nodes`` every move comes
     within the budget, exact when the solver finishes in it and otherwise
     from the fallback of :mod:`search.solve._perfect` (a proven win, then
     alpha-beta); :attr:`last_source` says which (``"solver"``,
     ``"solver-partial"``, ``"alphabeta"``).  The environments give a
-    ``perfect`` opponent ``ENV_TIME_MS`` (100 ms) unless its spec sets a budget.
+    ``perfect`` opponent ``ENV_TIME_MS`` (100 ms) unless its spec sets a budget
+    or it has the book (then none: it is exact at every move).
 
     Args:
         game: a game the solver handles (see :func:`solvable`).
@@ -349,20 +431,23 @@ class PerfectAgent:
         name: a label for match tables.
         time_ms: wall-time budget per move (None or ``inf``: none).
         nodes: node budget per move for the solver, and again for the fallback (None: none).
+        book: the opening book, as for :class:`Solver` (None: the installed one where it applies).
 
     Raises:
         ValueError: ``time_ms`` not a positive number, or ``nodes`` not a positive integer.
+        BookError: see :class:`Solver`.
     """
 
     def __init__(self, game: KInARow, *, weak: bool = False, tt_size: int = DEFAULT_TT_SIZE,
                  seed: Optional[int] = None, name: Optional[str] = None, time_ms: Optional[float] = None,
-                 nodes: Optional[int] = None) -> None:  # fmt: skip
+                 nodes: Optional[int] = None, book: Union[bool, Connect4Book, None] = None) -> None:  # fmt: skip
         self.game = game
         self.weak = weak
-        self.solver = Solver(game, tt_size)
+        self.solver = Solver(game, tt_size, book=book)
         self.name = name or ("perfect-weak" if weak else "perfect")
         self.last_result: Optional[Union[SolveResult, BudgetedResult]] = None
         self.last_source: Optional[str] = None
+        self._kept: Optional[tuple[tuple[Action, ...], int]] = None  # the moves after this agent's last move, its score
         self._rng = np.random.default_rng(check_seed(seed))
         self.time_ms: Optional[float] = None
         self.nodes: Optional[int] = None
@@ -390,14 +475,41 @@ class PerfectAgent:
             budgeted = budgeted_move(self.solver, position, self.weak, self._rng, self.time_ms, self.nodes)
             self.last_result, self.last_source = budgeted, budgeted.source
             return budgeted.move
-        self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         self.last_source = "solver"
+        if self.solver.book is not None:
+            found = optimal_move(self.solver, position, self.weak, self._rng, floor=self._floor(position))
+            assert found is not None  # no budget: every search finishes
+            self._kept = (tuple(position.moves) + (found.move,), int(found.score))
+            self.last_result = SolveResult(int(found.score), found.nodes, self.solver._seconds, self.weak,
+                                           found.move_scores, found.best_moves)  # fmt: skip
+            return found.move
+        self.last_result = self.solver.solve(position, weak=self.weak, moves=True)
         choices = self.last_result.best_moves
         return choices[int(self._rng.integers(len(choices)))]
+
+    def _floor(self, position: Position) -> Optional[int]:
+        """A lower bound of ``position``'s score known without a search, or None.
+
+        The score this agent's previous move kept, if ``position`` follows it
+        (a score never drops for the side that plays best); else, one stone
+        past a stone count the book covers, the negative of the parent's book
+        score (whatever the last move was, the side now to move has at least that).
+        """
+        kept = self._kept
+        if kept is not None and position.ply == len(kept[0]) + 1 and tuple(position.moves[:-1]) == kept[0]:
+            return kept[1]
+        book = self.solver.book
+        if book is not None and position.ply - 1 in book.plies and position.ply >= 1:
+            parent = position.copy()
+            parent.undo()
+            score = book.score(parent)
+            return None if score is None else -score
+        return None
 
     def reset(self) -> None:
         """A new game: empty the transposition table."""
         self.solver.reset()
+        self._kept = None
 
     def seed(self, seed: Optional[int]) -> None:
         """Reseed the choice among equal moves."""

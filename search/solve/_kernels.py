@@ -49,6 +49,14 @@ board : uint64, every playable cell; bottom : uint64, the bottom cell of every c
 order : int64[width]  what to try, centre-first: columns (gravity) or the cells' bit indices
 tt : uint64[2**tt_bits]  the table (see ``_tt_value``); stamp : its current generation
 work : int64[cells + 2, 2 * width + 4], nodes : uint64[cells + 2, 5]  the search stack (see ``_negamax``)
+book_keys : uint32[n], book_scores : int8[n], book_index : int64[65537]  the opening book
+(:mod:`search.solve._book_kernels`); book_at : int8[cells + 1]  1 at the stone counts it covers (all 0: no book)
+
+Opening book: a node whose stone count the book covers takes its exact score
+instead of being searched (it counts one node, as the search would have
+counted it; a position the book lacks is searched as usual).  The search
+above it is the same null-window search, so positions a few stones short of
+the book solve by a small search over the book's positions.
 
 Budget (``PerfectAgent``'s time and node limits; all zero for an unlimited
 solve): ``work[cells + 1, B_LIMIT]`` stops the search once that many nodes
@@ -78,6 +86,7 @@ from games._bits import _popcount, _winning_cells
 from games._jit import JIT
 from games._rules import Rules
 from search._clock import _now
+from search.solve._book_kernels import MISSING, _book_score
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -250,7 +259,7 @@ def _out_of_budget(work, cells):  # type: ignore[no-untyped-def]
 
 @njit(**JIT)
 def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # type: ignore[no-untyped-def]
-             tt, tt_bits, stamp, work, nodes):  # fmt: skip
+             tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at):  # fmt: skip
     """Fail-soft negamax score (see the module docstring for the contract).
 
     The recursion of Pons' ``Solver::negamax`` written as a loop over an
@@ -266,6 +275,7 @@ def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # ty
     beta, the number of moves and the index of the move being searched
     (``W_*``); ``work[cells + 1, 0]`` counts nodes.
     nodes : uint64[cells + 2, 5]: row ``ply`` holds current, mask, playable, the table slot and entry (``N_*``).
+    book_* : the opening book (module docstring); a node of a stone count it covers takes the book's score.
     """
     rows, cols, gravity = rules.rows, rules.cols, rules.gravity
     cells = rows * cols
@@ -286,6 +296,10 @@ def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # ty
             if (work[cells + 1, B_LIMIT] > 0 or count % B_CLOCK_EVERY == 0) and _out_of_budget(work, cells):
                 return 0  # the caller sees work[cells + 1, B_STOPPED]; the value means nothing
             descend = False  # unless a child gets searched below
+            if book_at[ply]:
+                score = _book_score(current, mask, ply, book_keys, book_scores, book_index)
+                if score != MISSING:  # exact, so right for any window (a complete book never misses)
+                    continue
             slot, expected = _tt_slot(_key(current, mask, rows, cols, gravity), tt_bits, stamp)
             entry = tt[slot]  # loaded now, used below: the memory access overlaps the work in between
             empty = board & ~mask
@@ -393,7 +407,7 @@ def _negamax(current, mask, ply, alpha, beta, rules, board, bottom, order,  # ty
 
 @njit(**JIT)
 def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignore[no-untyped-def]
-           tt, tt_bits, stamp, work, nodes):  # fmt: skip
+           tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at):  # fmt: skip
     """Exact score of a position that is not over; weak: a number of the score's sign.
 
     Narrows ``[low, high]`` with null-window probes ``[med, med + 1]``: a
@@ -407,6 +421,11 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
     cells = rules.rows * rules.cols
     if _can_win_next(current, mask, rules, board, bottom):
         return (cells + 1 - ply) // 2
+    if book_at[ply]:
+        work[cells + 1, 0] += 1  # one node, as the search would count it
+        score = _book_score(current, mask, ply, book_keys, book_scores, book_index)
+        if score != MISSING:
+            return score
     low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
     while low < high:
         if weak and (low > 0 or high < 0):  # the sign is known
@@ -419,7 +438,7 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
         elif med >= 0 and _trunc_half(high) > med:
             med = _trunc_half(high)
         r = _negamax(current, mask, ply, med, med + 1, rules, board, bottom, order,
-                     tt, tt_bits, stamp, work, nodes)  # fmt: skip
+                     tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at)  # fmt: skip
         if work[cells + 1, B_STOPPED]:
             return 0  # out of budget: no score (the caller checks the flag)
         if r <= med:
@@ -430,8 +449,30 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
 
 
 @njit(**JIT)
+def _at_least(current, mask, ply, value, rules, board, bottom, order,  # type: ignore[no-untyped-def]
+              tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at):  # fmt: skip
+    """1 if the exact score of a position that is not over is at least ``value``, else 0 (one null-window search).
+
+    The perfect agent's test of a move (:func:`search.solve._perfect.optimal_move`):
+    a single probe ``[value - 1, value]`` instead of the bisection of ``_solve``.
+    Out of budget: 0, with ``work[cells + 1, B_STOPPED]`` set (the caller checks it).
+    """
+    cells = rules.rows * rules.cols
+    if _can_win_next(current, mask, rules, board, bottom):
+        return 1 if (cells + 1 - ply) // 2 >= value else 0
+    if book_at[ply]:
+        work[cells + 1, 0] += 1
+        score = _book_score(current, mask, ply, book_keys, book_scores, book_index)
+        if score != MISSING:
+            return 1 if score >= value else 0
+    r = _negamax(current, mask, ply, value - 1, value, rules, board, bottom, order,
+                 tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at)  # fmt: skip
+    return 1 if r >= value else 0
+
+
+@njit(**JIT)
 def _solve_batch(currents, masks, plies, weak, fresh, rules, board, bottom, order,  # type: ignore[no-untyped-def]
-                 tt, tt_bits, stamp, work, nodes, out):  # fmt: skip
+                 tt, tt_bits, stamp, work, nodes, book_keys, book_scores, book_index, book_at, out):  # fmt: skip
     """``_solve`` on every position in turn, in one call; returns ``(positions done, table stamp now)``.
 
     currents, masks : uint64[n] the positions' bitboards; plies : int64[n] their stone counts (none is over).
@@ -456,7 +497,8 @@ def _solve_batch(currents, masks, plies, weak, fresh, rules, board, bottom, orde
                 stamp = 1
         work[cells + 1, 0] = 0
         started = _cycles()
-        score = _solve(currents[i], masks[i], plies[i], weak, rules, board, bottom, order, tt, tt_bits, stamp, work, nodes)
+        score = _solve(currents[i], masks[i], plies[i], weak, rules, board, bottom, order, tt, tt_bits, stamp, work, nodes,
+                       book_keys, book_scores, book_index, book_at)
         out[i, 2] = _cycles() - started
         if work[cells + 1, B_STOPPED]:
             return i, stamp

@@ -17,6 +17,11 @@ chose the move (``source``):
    lost while another move is not proven lost, the best of those (unfinished
    moves counting as draws, centre first among equals) is played instead.
 
+With the opening book (Connect-4 6x7, :mod:`search.solve.book`) step 1 is
+:func:`optimal_move` under the same limits (one best move proved, not every
+move scored), and when it does not finish the move comes from step 3, with
+no move proven lost to avoid (none was scored).
+
 Overshoot: the solver reads the clock every ``B_CLOCK_EVERY`` (4,096) nodes,
 about a millisecond, and alpha-beta always completes its depth-1 iteration,
 so a move can take the budget plus a few milliseconds on a loaded machine;
@@ -87,6 +92,12 @@ def budgeted_move(solver: Solver, position: Position, weak: bool, rng: np.random
     started = time.perf_counter()
     seconds = (time_ms or 0.0) / 1000.0
     solver_deadline = started + SOLVER_SHARE * seconds if time_ms is not None else 0.0
+    if solver.book is not None:  # one best move proved rather than every move scored (see optimal_move)
+        found = optimal_move(solver, position, weak, rng, nodes or 0, solver_deadline)
+        if found is not None:
+            return found
+        return _alphabeta(position, centre_first(position), {}, solver._nodes, started,
+                          seconds if time_ms is not None else None, nodes)  # fmt: skip
     win_now = 1 if weak else (position.game.n_cells + 1 - position.ply) // 2
     moves = centre_first(position)
     solver._nodes, solver._seconds = 0, 0.0
@@ -112,6 +123,104 @@ def budgeted_move(solver: Solver, position: Position, weak: bool, rng: np.random
         return BudgetedResult(move, "solver-partial", float(scores[move]), solver._nodes, time.perf_counter() - started,
                               move_scores=scores)  # fmt: skip
     return _alphabeta(position, moves, scores, solver._nodes, started, seconds if time_ms is not None else None, nodes)
+
+
+def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.Generator, node_limit: int = 0,
+                 deadline: float = 0.0, floor: Optional[int] = None) -> Optional[BudgetedResult]:  # fmt: skip
+    """A move of the best exact score, proved alone: random among the best, without scoring every move.
+
+    What :class:`search.solve.PerfectAgent` does when its solver has the
+    opening book (Connect-4 6x7).  A move that wins at once is drawn among
+    those; otherwise the position's own score ``v`` is solved (a lookup up
+    to 6 stones and at 12), then the moves are tested in a random order, each
+    with one null-window search asking whether it keeps ``v`` (weak mode:
+    the sign of ``v``; when every move loses, the first of the order), and
+    the first that does is played (the last untested move needs no test:
+    every other was refuted).  The first best move of a uniformly random
+    order is uniformly random among the best moves, as the agent promises,
+    at the cost of one solve and a few tests rather than a solve per move.
+    (Tried and dropped: short tests of every move first, in rounds of growing
+    node limits, to find a cheaply proved best move: the rounds overwrite
+    each other's table entries and cost more on 6x7 positions of 12 stones.)
+
+    ``floor``: a known lower bound of the position's score (strong mode), such
+    as the score the agent's previous move kept: a score never drops along a
+    game for a side that plays best, and rises only after a mistake of the
+    other side.  Then one null-window search (is the score above ``floor``?)
+    replaces the bisection of a full solve whenever the opponent played best.
+
+    Returns None when the node limit or the deadline (``time.perf_counter()``,
+    0 for none) stops a search first.  The result's ``move_scores`` and
+    ``best_moves`` hold the chosen move alone: the others were not scored.
+    """
+    started = time.perf_counter()
+    solver._nodes, solver._seconds = 0, 0.0
+    win_now = 1 if weak else (position.game.n_cells + 1 - position.ply) // 2
+    child = position.copy()
+    wins = []
+    for move in position.legal_moves():
+        child.play(move)
+        if child.winner is not None:
+            wins.append(move)
+        child.undo()
+    if wins:
+        move = wins[int(rng.integers(len(wins)))]
+        return BudgetedResult(move, "solver", float(win_now), 0, time.perf_counter() - started, move_scores={move: win_now},
+                              best_moves=(move,))  # fmt: skip
+    value = _position_score(solver, position, weak, node_limit, deadline, floor)
+    if value is None:
+        return None
+    pending = rng.permutation(position.legal_moves()).tolist()
+    if value < 0 and weak:  # every move loses: any will do
+        return _found(pending[0], value, solver, started)
+    for at, move in enumerate(pending):
+        if at == len(pending) - 1:  # every other move is refuted: this one is best
+            return _found(move, value, solver, started)
+        keeps = _keeps(solver, child, move, value, node_limit, deadline)
+        if keeps is None:
+            return None
+        if keeps:
+            return _found(move, value, solver, started)
+    raise AssertionError(f"no move of {position.move_string()!r} keeps its score {value}")  # a best move always exists
+
+
+def _position_score(solver: Solver, position: Position, weak: bool, node_limit: int, deadline: float,
+                    floor: Optional[int]) -> Optional[int]:  # fmt: skip
+    """The exact score of ``position`` (weak: its sign), through one null-window test when ``floor`` bounds it below."""
+    if floor is not None and not weak:
+        above = solver._at_least(position, floor + 1, node_limit, deadline)
+        if above is None:
+            return None
+        if not above:
+            return floor
+    left = node_limit - solver._nodes if node_limit > 0 else 0
+    if node_limit > 0 and left <= 0:
+        return None
+    return solver._score(position, weak, node_limit=left, deadline=deadline)
+
+
+def _keeps(solver: Solver, child: Position, move: Action, value: int, node_limit: int,
+           deadline: float) -> Optional[bool]:  # fmt: skip
+    """Whether ``move`` keeps the score ``value`` of ``child`` (the position, restored): None if the budget stopped
+    the search (``node_limit`` nodes for the whole move, ``deadline``; 0: none)."""
+    child.play(move)
+    try:
+        if child.is_terminal():
+            return value <= 0  # the board is full: a draw
+        left = node_limit - solver._nodes
+        if node_limit > 0 and left <= 0:
+            return None
+        # The move keeps ``value`` if the opponent's score after it is at most -value.
+        beats = solver._at_least(child, 1 - value, max(left, 0) if node_limit > 0 else 0, deadline)
+        return None if beats is None else not beats
+    finally:
+        child.undo()
+
+
+def _found(move: Action, value: int, solver: Solver, started: float) -> BudgetedResult:
+    """The result of :func:`optimal_move`: ``move`` keeps the position's score ``value``."""
+    return BudgetedResult(move, "solver", float(value), solver._nodes, time.perf_counter() - started,
+                          move_scores={move: value}, best_moves=(move,))  # fmt: skip
 
 
 def exact_move(solver: Solver, position: Position, time_ms: float, rng: np.random.Generator) -> Optional[BudgetedResult]:
@@ -204,5 +313,6 @@ def warm_up(solver: Solver) -> None:
     child.play(centre_first(child)[0])
     child.undo()
     solver._score(position, weak=True, deadline=1e-9)  # past: the first node reads the clock and stops
+    solver._at_least(position, 0, deadline=1e-9)  # the one-test kernel of optimal_move (the agent with the book)
     solver.reset()
     search(position, _evaluator(solver.game), depth=1)

@@ -10,6 +10,11 @@ position's search alone (the CPU's cycle counter), as Pascal Pons' solver
 reports them; the kernels are compiled (or loaded) before the first
 position, so no line includes compilation.
 
+Connect-4 6x7 with the opening book installed (:mod:`search.solve.book`):
+positions of up to 12 stones, the empty board included, are answered at
+once (a lookup counts one node); ``--no-book`` searches without it.  Without
+the book, an early position can take minutes, and a note on stderr says so.
+
 Ctrl-C stops a running solve within a fraction of a second (the kernels
 check for it as they check their budgets): one line on stderr, exit 130.
 A reader that goes away (``| head``) ends the run quietly with 141, the
@@ -29,6 +34,7 @@ from games.cli import add_game_arguments, game_from_args
 from games.errors import GameError
 from games.position import STONE_SYMBOLS
 from search.solve import DEFAULT_TT_SIZE, Solver, SolveResult, cycles_per_second
+from search.solve.book import INSTALL, is_book_game
 
 TEXT_CHUNK = 4096
 """Lines per batch when stdin is a text stream without bytes underneath (a test's ``io.StringIO``)."""
@@ -51,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--weak", action="store_true", help="score only win/draw/loss as 1/0/-1 (faster)")
     parser.add_argument("--tt-size", type=int, default=DEFAULT_TT_SIZE,
                         help=f"transposition-table slots, rounded up to a power of two (default {DEFAULT_TT_SIZE})")  # fmt: skip
+    parser.add_argument("--no-book", action="store_true",
+                        help="Connect-4 6x7: search without the opening book even if it is installed (node counts then "
+                             "compare with other solvers' on positions of up to 12 stones too)")  # fmt: skip
     return parser
 
 
@@ -85,10 +94,24 @@ def _position(game: KInARow, moves: str) -> tuple[Optional[Position], str]:
     return position, ""
 
 
+SLOW_WITHOUT_BOOK = 12
+"""Connect-4 6x7 positions of at most this many stones get the note on stderr when no book is used."""
+
+
+def _slow_note(solver: Solver, position: Position, err: TextIO) -> bool:
+    """Say once on ``err`` that an early 6x7 position may take minutes without the book; True if said."""
+    if solver.book is not None or not is_book_game(solver.game) or position.ply > SLOW_WITHOUT_BOOK:
+        return False
+    err.write(f"search.solve: without the opening book, 6x7 positions of up to {SLOW_WITHOUT_BOOK} stones can take "
+              f"minutes each; {INSTALL} makes them instant\n")  # fmt: skip
+    err.flush()
+    return True
+
+
 def _run_lines(solver: Solver, game: KInARow, chunks: Iterable[list[str]], weak: bool, out: TextIO,
                err: TextIO) -> int:  # fmt: skip
     """Solve every line, a batch per chunk; return the number of malformed lines (each reported on ``err``)."""
-    bad, number = 0, 0
+    bad, number, noted = 0, 0, False
     for chunk in chunks:
         entries: list[tuple[int, str, Optional[Position], str]] = []
         for line in chunk:
@@ -97,6 +120,8 @@ def _run_lines(solver: Solver, game: KInARow, chunks: Iterable[list[str]], weak:
             if fields:
                 entries.append((number, fields[0], *_position(game, fields[0])))
         solved = [position for _, _, position, _ in entries if position is not None]
+        if solved and not noted:  # the earliest position of the batch decides
+            noted = _slow_note(solver, min(solved, key=_ply), err)
         # Each line from an empty table, as the reference solver does: node counts are comparable.
         results = iter(solver.solve_batch(solved, weak=weak).results if solved else ())
         for at, moves, position, problem in entries:
@@ -109,6 +134,10 @@ def _run_lines(solver: Solver, game: KInARow, chunks: Iterable[list[str]], weak:
                 out.write(f"{moves} {result.score} {result.nodes} {round(result.seconds * 1e6)}\n")
         out.flush()
     return bad
+
+
+def _ply(position: Position) -> int:
+    return position.ply
 
 
 def _verdict(position: Position, score: int) -> str:
@@ -134,6 +163,7 @@ def _solve_one(solver: Solver, game: KInARow, moves: str, weak: bool) -> int:
     if position is None:
         print(f"moves {moves!r}: {problem}", file=sys.stderr)
         return 1
+    _slow_note(solver, position, sys.stderr)
     result: SolveResult = solver.solve(position, weak=weak)
     shown = game.format_moves(game.parse_moves(moves)).replace(" ", ",") or "-"
     print(f"{shown} {result.score} {result.nodes} {round(result.seconds * 1e6)}")
@@ -159,8 +189,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     args = parser.parse_args(argv)
     try:
         game = game_from_args(parser, args)
-        solver = Solver(game, args.tt_size)
-    except ValueError as exc:
+        solver = Solver(game, args.tt_size, book=False if args.no_book else None)
+    except ValueError as exc:  # a BookError too: a damaged book (one line, with the fix)
         parser.error(str(exc))
     _compile(solver)
     if game.gravity and not args.moves:
