@@ -21,9 +21,10 @@ from arena.errors import BadRequest
 from arena.jobs import Emit, Job
 from arena.positions import game_json, score_distance
 
-BOOK_MESSAGE = ("the exact value of this position needs more time than the budget, or the opening book "
-                "(pip install alphabeta-gym[book])")  # fmt: skip
+BUDGET_MESSAGE = "the exact value of this position needs more time than the budget"
 """Shown for moves the solver did not finish within the budget."""
+BOOK_MESSAGE = BUDGET_MESSAGE + ", or the opening book (pip install alphabeta-gym[book])"
+"""The same, on the board the opening book covers (Connect-4 6x7) when it is not installed."""
 MAX_BUDGET_MS = 120_000.0
 """The longest any analysis may run (ms): two minutes."""
 DEFAULT_SOLVER_MS = 3000.0
@@ -51,6 +52,13 @@ def budget_ms(params: dict[str, str], name: str, default: float) -> float:
     if not 1 <= value <= MAX_BUDGET_MS:
         raise BadRequest(f"{name}={text!r} must be a number of milliseconds from 1 to {MAX_BUDGET_MS:.0f}")
     return value
+
+
+def _unfinished(solver: Optional[engine.Solver]) -> str:
+    """Why the values are incomplete: the budget, and on the board the book covers, the book when it is missing."""
+    if solver is not None and solver.game == engine.CONNECT4 and getattr(solver, "book", None) is None:
+        return BOOK_MESSAGE
+    return BUDGET_MESSAGE
 
 
 def solver_values(position: engine.Position, time_ms: float, job: Job,
@@ -98,7 +106,7 @@ def solver_values(position: engine.Position, time_ms: float, job: Job,
         "best": [a for a in legal if best_score is not None and scores[a] == best_score],
         "best_notation": [game.format_move(a) for a in legal if best_score is not None and scores[a] == best_score],
         "complete": complete, "pending": pending, "cancelled": job.cancelled.is_set(),
-        "message": None if complete else ("cancelled" if job.cancelled.is_set() else BOOK_MESSAGE),
+        "message": None if complete else ("cancelled" if job.cancelled.is_set() else _unfinished(solver)),
         "seconds": round(time.perf_counter() - started, 4),
         "over": position.is_terminal(), "outcome": position.outcome(),
     }  # fmt: skip

@@ -18,11 +18,12 @@ pytest.importorskip("httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from arena import _engine as engine  # noqa: E402
 from arena import analysis, board_svg  # noqa: E402
 from arena.jobs import Job, run_job  # noqa: E402
 from arena.positions import score_distance  # noqa: E402
 from arena.server import create_app  # noqa: E402
-from games import CONNECT4, MNK  # noqa: E402
+from games import CONNECT4, MNK, Connect4  # noqa: E402
 from search.solve import solve  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,19 +94,25 @@ def test_score_distance_inverts_the_convention_on_every_board_parity() -> None:
             assert score_distance(sign * ((cells + 1 - stones) // 2), ply, cells) == plies
 
 
-def test_analysis_of_an_empty_board_stops_at_its_budget_and_says_why(client: TestClient) -> None:
+def test_analysis_of_an_empty_board_stops_at_its_budget_and_says_why(client: TestClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    # 7x8, which no book covers: its empty board takes the solver far longer than the budget
     started = time.perf_counter()
-    data = client.get("/api/analysis", params={"game": "connect4", "moves": "", "time_ms": 300}).json()
+    data = client.get("/api/analysis", params={"game": "connect4", "rows": 7, "cols": 8, "moves": "", "time_ms": 300}).json()
     assert time.perf_counter() - started < 5
     assert not data["complete"] and data["score"] is None and data["pending"]
-    assert "opening book" in data["message"] and "alphabeta-gym[book]" in data["message"]
+    assert data["message"] == analysis.BUDGET_MESSAGE
+    # on 6x7 without the book, the message names it (with the book every 6x7 position is answered at once)
+    monkeypatch.setattr(engine, "thread_solver", lambda game: engine.Solver(game, book=False))
+    data = client.get("/api/analysis", params={"game": "connect4", "moves": "", "time_ms": 300}).json()
+    assert not data["complete"] and "opening book" in data["message"] and "alphabeta-gym[book]" in data["message"]
 
 
 def test_a_cancelled_solve_stops_at_once() -> None:
     job = Job()
     threading.Timer(0.3, job.cancel).start()
     started = time.perf_counter()
-    data = analysis.solver_values(CONNECT4.position(), 60_000, job)  # the empty board: minutes without a book
+    data = analysis.solver_values(Connect4(7, 8).position(), 60_000, job)  # an empty board no book covers: minutes
     assert time.perf_counter() - started < 3
     assert data["cancelled"] and not data["complete"]
 
