@@ -419,7 +419,7 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
         weak sequence                         End-Easy  Middle-Easy  random
         Pons': [0, 1], then [-1, 0]             1.00       1.00       1.00
         the strong bisection, up to the sign    1.58       0.61       1.08 to 1.73
-        ends at 1/2 of the range, then Pons'    1.26       0.55       1.01 to 1.28
+        ends at 1/2 of the range, then Pons'    1.26       0.55       1.00 to 1.28
         ends at 3/4 of the range, then Pons'    1.07       0.75       0.94 to 1.14 (this one)
 
     Pons' sets hold more fast wins and losses than random positions do, where
