@@ -35,8 +35,16 @@ Without it, the figures of his blog's part 12 ("Lower bound transposition
 table", http://blog.gamesolver.org/, no opening book) stand in: his time on
 his machine, so the time ratio is only indicative.
 
+``--random N`` adds a weak-solve table over positions of random games (N
+for each even number of empty cells from 6 to 30; none over, none where the
+side to move wins at once; seeded by ``--seed``): Pons' sets are not a
+random sample (their "easy" positions are often fast wins or losses), so
+this checks the weak solve's node counts against his where play is less
+decided.  Its correctness check: our sign equals his.
+
 Run it with ``python -m scripts.bench_solve [--limit N] [--tt-size S]
-[--reference BINARY] [--markdown]`` (about 20 s once the kernels are cached).
+[--reference BINARY] [--random N] [--seed S] [--markdown]`` (about 20 s
+once the kernels are cached; ``--random 150`` adds about a minute).
 """
 
 from __future__ import annotations
@@ -51,8 +59,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from games import CONNECT4
-from scripts._args import int_range, positive_int
+import numpy as np
+
+from games import CONNECT4, Position
+from scripts._args import int_range, non_negative_int, positive_int
 from scripts._report import print_machine_and_command, print_table
 from search.solve import DEFAULT_TT_SIZE, MAX_TT_SIZE, MIN_TT_SIZE, Solver, cycles_per_second
 
@@ -125,6 +135,63 @@ def verdict(ratio: float, target: float) -> str:
     return "n/a" if math.isnan(ratio) else ("met" if ratio <= target else "not met")
 
 
+RANDOM_EMPTIES = range(6, 31, 2)
+"""Empty cells of the random positions (``--random``): from quick end games to searches of some 300,000 nodes."""
+
+
+def random_positions(count: int, empty: int, rng: np.random.Generator) -> list[str]:
+    """Move strings of ``count`` random games stopped with ``empty`` empty cells, none over, none won at once.
+
+    Each move is drawn among those that do not end the game; a game with no
+    such move left, or whose side to move could win at once, is drawn again.
+    """
+    found: list[str] = []
+    while len(found) < count:
+        position = CONNECT4.position()
+        while position.ply < CONNECT4.n_cells - empty:
+            for move in rng.permutation(position.legal_moves()):
+                position.play(int(move))
+                if not position.is_terminal():
+                    break
+                position.undo()
+            else:
+                break  # every move ends the game
+        if position.ply == CONNECT4.n_cells - empty and not wins_at_once(position):
+            found.append(position.move_string())
+    return found
+
+
+def wins_at_once(position: Position) -> bool:
+    """True if the side to move has a winning move."""
+    for move in position.legal_moves():
+        position.play(move)
+        won = position.winner is not None
+        position.undo()
+        if won:
+            return True
+    return False
+
+
+def random_table(solver: Solver, count: int, seed: int, reference: Optional[str]) -> tuple[list[list[str]], int]:
+    """Rows of the weak solve on random positions per number of empty cells, and how many signs differ from his."""
+    rng = np.random.default_rng(seed)
+    rows, differ = [], 0
+    for empty in RANDOM_EMPTIES:
+        moves = random_positions(count, empty, rng)
+        batch = solver.solve_batch([CONNECT4.position(m) for m in moves], weak=True)
+        ours = statistics.fmean(r.nodes for r in batch.results)
+        row = [str(empty), str(count), f"{ours:,.1f}", f"{batch.seconds * 1e6 / count:,.2f}"]
+        if reference:
+            ref = run_reference(reference, [(m, 0) for m in moves], weak=True)
+            assert ref is not None
+            differ += sum(sign(r.score) != sign(h) for r, h in zip(batch.results, ref.scores))
+            theirs = statistics.fmean(ref.nodes)
+            row += [f"{theirs:,.1f}", f"{ours / theirs:.2f}x", verdict(ours / theirs, NODE_TARGET),
+                    f"{statistics.fmean(ref.kernel_us):,.2f}"]  # fmt: skip
+        rows.append(row)
+    return rows, differ
+
+
 def load(name: str, limit: Optional[int]) -> list[tuple[str, int]]:
     """``(moves, score)`` of the first ``limit`` lines of a set (all if None)."""
     rows = [line.split() for line in (DATA / name).read_text().splitlines() if line.strip()]
@@ -146,7 +213,7 @@ def right_answers(scores: Sequence[int], lines: list[tuple[str, int]], weak: boo
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the benchmark; return 1 if any score, ours or the reference's, was wrong."""
+    """Run the benchmark; return 1 if any score, ours or the reference's, was wrong (or a random position's sign differs)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=positive_int, help="positions per set (default: all 1000)")
     parser.add_argument("--tt-size", type=int_range(MIN_TT_SIZE, MAX_TT_SIZE), default=DEFAULT_TT_SIZE,
@@ -154,6 +221,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--reference", metavar="BINARY",
                         help="Pons' solver built on this machine, timed on the same sets in this run "
                         "(default: his published figures)")  # fmt: skip
+    parser.add_argument("--random", type=non_negative_int, default=0, metavar="N",
+                        help="also solve weakly N random positions per even number of empty cells from "
+                        f"{RANDOM_EMPTIES[0]} to {RANDOM_EMPTIES[-1]} (default: 0, none)")  # fmt: skip
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random positions (default: 0)")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     args = parser.parse_args(argv)
 
@@ -213,9 +284,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "time per position (table resets included), its median from the CPU's cycle counter per position; ref us: the "
         "reference's mean solve() time. The target compares means (batch us / ref us)."
     )
+    differ = 0
+    if args.random:
+        random_rows, differ = random_table(solver, args.random, args.seed, args.reference)
+        print(f"\nWeak solve of random positions (seed {args.seed}), each batch from empty tables; nodes and us: means")
+        header = ["empty cells", "positions", "nodes", "batch us"]
+        if args.reference:
+            header += ["ref nodes", "nodes / ref", f"<= {NODE_TARGET}x", "ref us"]
+        print_table(header, random_rows, args.markdown)
+        if args.reference:
+            print(f"Signs that differ from the reference's: {differ}")
     if wrong or ref_wrong:
         print(f"\nWrong answers: {wrong} of ours, {ref_wrong} of the reference's (strong: the exact score; weak: its sign)")
-    return 1 if wrong or ref_wrong else 0
+    return 1 if wrong or ref_wrong or differ else 0
 
 
 if __name__ == "__main__":
