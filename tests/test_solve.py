@@ -34,6 +34,7 @@ def test_sample_of_the_benchmark_sets_scores_exactly(name: str) -> None:
     sample = benchmark_sample(name)
     assert len(sample) == 50
     solver = Solver(CONNECT4)
+    weak_nodes = strong_nodes = 0
     for moves, expected in sample:
         position = CONNECT4.position(moves)
         solver.reset()
@@ -41,7 +42,10 @@ def test_sample_of_the_benchmark_sets_scores_exactly(name: str) -> None:
         solver.reset()
         weak = solver.solve(position, weak=True)
         assert strong.score == expected and weak.score == sign(expected), moves
-        assert weak.nodes <= strong.nodes, moves  # weak runs a prefix of the strong probes
+        weak_nodes, strong_nodes = weak_nodes + weak.nodes, strong_nodes + strong.nodes
+    # Fewer in all, not on every position: the weak solve's own probes (near the ends of the range, then
+    # around 0) sometimes cost more than the strong bisection's.
+    assert weak_nodes < strong_nodes
 
 
 def test_a_tiny_table_only_costs_nodes() -> None:
@@ -122,6 +126,7 @@ def test_solver_matches_the_naive_reference(game: KInARow, seed: int, tt_size: i
     expected = naive_score(position)
     solver = Solver(game, tt_size=tt_size)
     assert solver.solve(position).score == expected
+    solver.reset()  # the weak solve on its own, with no bound left by the strong one
     assert solver.solve(position, weak=True).score == sign(expected)
     assert position.ply == len(position.moves) and not position.is_terminal()  # left unchanged
 

@@ -39,8 +39,9 @@ What prunes (the techniques of Pons' tutorial, parts 4-12; written afresh here):
 * move ordering by the number of winning cells a move creates (threats),
   ties broken centre-first;
 * the root (``_solve``) narrows the score interval with null-window
-  searches ``[med, med + 1]`` (MTD-like bisection, probing near 0 first,
-  where most scores lie); the weak mode stops once the interval shows the sign.
+  searches ``[med, med + 1]`` (MTD-like bisection); the weak mode first asks
+  whether either side wins fast (cheap probes near the ends of the range),
+  then probes around 0, and stops once the interval shows the sign.
 
 Argument bundles (all search kernels):
 
@@ -411,12 +412,33 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
     """Exact score of a position that is not over; weak: a number of the score's sign.
 
     Narrows ``[low, high]`` with null-window probes ``[med, med + 1]``: a
-    result ``<= med`` is an upper bound, ``> med`` a lower bound.  The weak
-    mode runs the same probes and stops as soon as the interval shows the
-    sign, so it never explores more nodes than the strong mode.  (Probing
-    ``[0, 1]`` at once, as Pons' weak mode does, is cheaper on most positions
-    but far dearer on a few big wins: on his Middle-Easy set it explores more
-    nodes on average than the strong mode.)
+    result ``<= med`` is an upper bound, ``> med`` a lower bound.
+
+    Strong: bisection of the whole range, Pons' sequence of probes (so node
+    counts equal his).
+
+    Weak (stops as soon as the bounds show the sign): first two probes near
+    the ends of the range, three quarters of the way from 0 to the fastest
+    loss, then to the fastest win ("does either side win within the next few
+    moves?"), each skipped once the sign is known; then Pons' weak sequence,
+    ``[0, 1]`` and, if that fails low at 0, ``[-1, 0]``.  A probe near an end
+    is cheap: every line that cannot win fast enough is cut by the bound on
+    the score still reachable; and it settles big wins and losses, where
+    ``[0, 1]`` alone is dear.  Measured mean nodes, each position from an
+    empty table, relative to Pons' weak sequence alone (his sets End-Easy
+    ``Test_L3_R1`` and Middle-Easy ``Test_L2_R1``, 1000 positions each; 150
+    random positions, not over and with no win at once, per even number of
+    empty cells from 6 to 30)::
+
+        weak sequence                         End-Easy  Middle-Easy  random
+        Pons': [0, 1], then [-1, 0]             1.00       1.00       1.00
+        the strong bisection, up to the sign    1.58       0.61       1.08 to 1.73
+        ends at 1/2 of the range, then Pons'    1.26       0.55       1.00 to 1.28
+        ends at 3/4 of the range, then Pons'    1.07       0.75       0.94 to 1.14 (this one)
+
+    Pons' sets hold more fast wins and losses than random positions do, where
+    the probes near the ends are mostly wasted: at 3/4 they cost at most 14%
+    more than Pons' sequence, and at most 3% from 14 empty cells on.
     """
     cells = rules.rows * rules.cols
     if _can_win_next(current, mask, rules, board, bottom):
@@ -427,12 +449,26 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
         if score != MISSING:
             return score
     low, high = -((cells - ply) // 2), (cells + 1 - ply) // 2
+    if weak:
+        for far in (-((-low) - (-low) // 4), high - high // 4):
+            if low > 0 or high < 0:
+                break  # the sign is known
+            if low <= far < high:  # else the bounds already answer this probe
+                r = _negamax(current, mask, ply, far, far + 1, rules, board, bottom, order,
+                             tt, tt_bits, stamp, work, nodes)  # fmt: skip
+                if work[cells + 1, B_STOPPED]:
+                    return 0  # out of budget: no score (the caller checks the flag)
+                if r <= far:
+                    high = r
+                else:
+                    low = r
+        # Pons' weak window: [-1, 1] is all the sign needs (the bounds the loop returns are proven by probes).
+        low, high = max(low, -1), min(high, 1)
     while low < high:
         if weak and (low > 0 or high < 0):  # the sign is known
             break
         med = low + (high - low) // 2
-        # Probe nearer 0 first: most scores are small, and a probe far from 0
-        # on the wrong side would cost a wide search for little information.
+        # Pons' choice: probe halfway from 0 to the bound on the middle's side when that is further out.
         if med <= 0 and _trunc_half(low) < med:
             med = _trunc_half(low)
         elif med >= 0 and _trunc_half(high) > med:
