@@ -454,8 +454,8 @@ def _solve(current, mask, ply, weak, rules, board, bottom, order,  # type: ignor
             if low > 0 or high < 0:
                 break  # the sign is known
             if low <= far < high:  # else the bounds already answer this probe
-                r = _negamax(current, mask, ply, far, far + 1, rules, board, bottom, order,
-                             tt, tt_bits, stamp, work, nodes)  # fmt: skip
+                r = _negamax(current, mask, ply, far, far + 1, rules, board, bottom, order, tt, tt_bits,
+                             stamp, work, nodes, book_keys, book_scores, book_index, book_at)  # fmt: skip
                 if work[cells + 1, B_STOPPED]:
                     return 0  # out of budget: no score (the caller checks the flag)
                 if r <= far:
