@@ -287,7 +287,9 @@ class AlphaBetaBatch(BatchOpponent):
         out_score = np.zeros(m, dtype=np.float64)
         obs = np.ascontiguousarray(obs, dtype=np.int8)
         common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
-        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
+        # a bitboard evaluator gets no array board: the kernels are then compiled without the array evaluators
+        board = (self.board, self.heights) if not self.bits or self.template[S_ARRAY] else (None, None)
+        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, *board)
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
             adaptive = self.parallel is None and m >= self.PARALLEL_FROM and numba.get_num_threads() > 1
