@@ -19,7 +19,8 @@ from):
 "compile" is cold minus warm: the compilation the cache saves.  "cold CPU"
 is the cold process's own CPU seconds (user and system): on a machine that
 other jobs share, the wall time grows with their load, the CPU time much
-less.  The last columns count the kernel specialisations (a kernel once per
+less.  "whole" is the cold process to the end of its work (``tuning.run``:
+the whole run; the others: the same as cold).  The last columns count the kernel specialisations (a kernel once per
 signature) each process compiled, from numba's dispatcher statistics: the
 warm process compiles none but the parallel kernels.  ``--kernels N`` also
 lists, per entry point, the N kernels whose compilation took longest in the
@@ -215,9 +216,9 @@ def child_code(entry: EntryPoint) -> str:
     """The measured program: ``setup`` + the first ``work`` timed (wall and CPU), then ``work`` again; prints JSON.
 
     The JSON's keys: ``first`` and ``first_cpu`` (seconds to the mark, or to the end of the first ``work``),
-    ``whole`` (seconds to the end of the first ``work``), ``run`` (the second ``work``; NaN without one),
-    ``compiled`` and ``loaded`` (kernel specialisations), ``kernels`` (each compiled kernel's own seconds) and
-    ``root`` (the folder the packages came from).
+    ``whole`` and ``whole_cpu`` (seconds to the end of the first ``work``), ``run`` (the second ``work``; NaN
+    without one), ``compiled`` and ``loaded`` (kernel specialisations), ``kernels`` (each compiled kernel's own
+    seconds) and ``root`` (the folder the packages came from).
     """
     again = entry.work if entry.repeat else "pass"
     return "\n".join([
@@ -227,6 +228,7 @@ def child_code(entry: EntryPoint) -> str:
         "_at, _at_cpu = _mark if _mark is not None else (_first, _first_cpu)",
         "import games",
         "print(json.dumps({'first': _at - _start, 'first_cpu': _at_cpu - _start_cpu, 'whole': _first - _start, "
+        "'whole_cpu': _first_cpu - _start_cpu, "
         f"'run': (_second - _first) if {entry.repeat} else float('nan'), 'compiled': _compiled, 'loaded': _loaded, "
         "'kernels': _compile_clock.seconds, 'root': games.__file__}))",
     ])  # fmt: skip
@@ -281,15 +283,15 @@ def _number(result: dict[str, object], key: str) -> float:
 
 
 def row(entry: EntryPoint, cold: dict[str, object], warm: dict[str, object]) -> list[str]:
-    """The table row of ``entry``: cold and warm seconds, cold CPU, whole, run, compile, kernels compiled."""
+    """The table row of ``entry``: cold seconds and CPU seconds, to the mark and whole, warm, run, compile, kernels."""
     run = _number(warm, "run") * 1000
     return [entry.name, f"{_number(cold, 'first'):.1f}", f"{_number(cold, 'first_cpu'):.1f}",
-            f"{_number(cold, 'whole'):.1f}", f"{_number(warm, 'first'):.2f}", "-" if math.isnan(run) else f"{run:.1f}",
-            f"{_number(cold, 'first') - _number(warm, 'first'):.1f}", f"{_number(cold, 'compiled'):.0f}",
-            f"{_number(warm, 'compiled'):.0f}"]  # fmt: skip
+            f"{_number(cold, 'whole'):.1f}", f"{_number(cold, 'whole_cpu'):.1f}", f"{_number(warm, 'first'):.2f}",
+            "-" if math.isnan(run) else f"{run:.1f}", f"{_number(cold, 'first') - _number(warm, 'first'):.1f}",
+            f"{_number(cold, 'compiled'):.0f}", f"{_number(warm, 'compiled'):.0f}"]  # fmt: skip
 
 
-HEADER = ("entry point", "cold s", "cold CPU s", "whole s", "warm s", "run ms", "compile s (cold - warm)",
+HEADER = ("entry point", "cold s", "cold CPU s", "whole s", "whole CPU s", "warm s", "run ms", "compile s (cold - warm)",
           "kernels compiled cold", "compiled warm")  # fmt: skip
 
 
