@@ -181,7 +181,7 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
 def _first_compile(game: KInARow) -> str:
     """How long a cold cache makes the run compile (``python -m tuning.bench_compile``, a 2-core machine)."""
     if uses_bitboards(game):  # the bitboard evaluators' search first, the array evaluators' at their first games
-        return "about 15 s, and about 40 s more at the first games against the gauntlet's array evaluators"
+        return "about 15 s, and about 45 s more at the first games against the gauntlet's array evaluators"
     return "about a minute"
 
 
