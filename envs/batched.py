@@ -287,9 +287,7 @@ class AlphaBetaBatch(BatchOpponent):
         out_score = np.zeros(m, dtype=np.float64)
         obs = np.ascontiguousarray(obs, dtype=np.int8)
         common = (self.game.rules, self.depth_cap, self.node_budget, self.template, self.settings)
-        # a bitboard evaluator gets no array board: the kernels are then compiled without the array evaluators
-        board = (self.board, self.heights) if not self.bits or self.template[S_ARRAY] else (None, None)
-        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, *board)
+        tables = (*self.tt_fields, self.generation, self.noise, self.cursor, self.board, self.heights)
         outputs = (out_move, out_score, out_depth, out_nodes)
         if self.bits:
             adaptive = self.parallel is None and m >= self.PARALLEL_FROM and numba.get_num_threads() > 1

@@ -122,12 +122,10 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
              tt_keys, tt_scores, tt_depths, tt_flags, tt_moves, tt_stamps, generation, noise, cursor, board, heights,
              work, frames, keys, bounds, pv_out, values, two_ply, table_ply, out_move, out_score, out_depth, out_nodes):  # fmt: skip
     """Search pending board ``j`` with the bitboard kernel as engine._bit_search would; write its results at ``j``."""
-    # _root without the array board where the search does not read it (S_ARRAY: an array evaluator kept in step);
-    # board and heights are None for the other evaluators, and this kernel and the search are compiled without
-    # the array evaluators (search.alphabeta._bitnegamax)
+    # _root without the array board where the search does not read it (S_ARRAY: an array evaluator kept in step)
     b, rows, cols = boards[j], rules.rows, rules.cols
     current, mask, ply = _bits_from_obs(obs[j], rows, cols)
-    if board is not None and template[S_ARRAY]:
+    if template[S_ARRAY]:
         _board_from_obs(obs[j], rows, cols, board[b], heights[b])
     remaining = rows * cols - ply
     max_depth = min(depth_cap if depth_cap > 0 else remaining, remaining, MAX_DEPTH)
@@ -164,17 +162,15 @@ def _bit_one(j, boards, obs, rules, depth_cap, node_budget, template, settings, 
         w[max_ply + 1, c] = 0
     kb[max_ply, :] = noise[b, row, :cols]
     # engine._bit_search's signature exactly, so that _iterate compiles once for both: a bool, not the literal False,
-    # and the table rows as strided ("A") arrays, the layout of search.tt.TranspositionTable's fields.
-    if board is None:  # numba compiles one of the two calls: the other branch is pruned for the argument's type
-        depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, np.bool_(False), 0.0, np.inf, rules, s,
-                                   consts, weights, weights_pad, windows, None, None, tt_keys[b, ::1], tt_scores[b, ::1],
-                                   tt_depths[b, ::1], tt_flags[b, ::1], tt_moves[b, ::1], tt_stamps[b, ::1], w, frames[b],
-                                   kb, bounds[b], pv_out[b])  # fmt: skip
-    else:
-        depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, np.bool_(False), 0.0, np.inf, rules, s,
-                                   consts, weights, weights_pad, windows, board[b], heights[b], tt_keys[b, ::1],
-                                   tt_scores[b, ::1], tt_depths[b, ::1], tt_flags[b, ::1], tt_moves[b, ::1],
-                                   tt_stamps[b, ::1], w, frames[b], kb, bounds[b], pv_out[b])  # fmt: skip
+    # and the table rows as strided ("A") arrays, the layout of search.tt.TranspositionTable's fields.  The array
+    # board always, even for a bitboard evaluator (whose search elsewhere takes None and compiles without the array
+    # evaluators, search.alphabeta._bitnegamax): measured with None here, the 256-board env with a depth-2
+    # opponent stepped 17% slower (scripts/bench_envs.py --clock cpu, three runs each way: 320-337k steps/s
+    # against 383-403k), so this kernel keeps the specialisation it was tuned with.
+    depth, score = bn._iterate(current, mask, ply, max_depth, node_budget, np.bool_(False), 0.0, np.inf, rules, s, consts,
+                               weights, weights_pad, windows, board[b], heights[b], tt_keys[b, ::1], tt_scores[b, ::1],
+                               tt_depths[b, ::1], tt_flags[b, ::1], tt_moves[b, ::1], tt_stamps[b, ::1], w, frames[b], kb,
+                               bounds[b], pv_out[b])  # fmt: skip
     out_move[j], out_score[j], out_depth[j], out_nodes[j] = pv_out[b, 1], score, depth, s[S_NODES]
 
 
