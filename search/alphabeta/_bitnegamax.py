@@ -43,7 +43,9 @@ bitboards buy over the array kernel:
   (``heuristics._dispatch``), and compiling a call to it compiles all seven
   evaluators' kernels (about two thirds of a cold Connect-4 search's
   compile, for a search that calls none of them).  So a caller whose
-  heuristic runs on the bitboards passes ``None`` for ``board`` and
+  heuristic runs on the bitboards (``search.alphabeta._bitsearcher``: the
+  engine's and the agents' searches; not the batched opponent, see
+  ``search.alphabeta._batchsearch``) passes ``None`` for ``board`` and
   ``heights``: numba then drops every branch under ``board is not None``
   before typing it (its dead-branch pruning of ``None`` arguments), the
   calls into the dispatch with it, and compiles a second, smaller
