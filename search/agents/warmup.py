@@ -128,11 +128,12 @@ def _playout_positions(game: KInARow) -> list[Position]:
     return [p for p in wanted.values() if p is not None]
 
 
-COMPILE_SECONDS = {"bitboard search": 20.0, "bitboard search, array evaluator": 60.0, "array search": 80.0, "solver": 70.0,
+COMPILE_SECONDS = {"bitboard search": 10.0, "bitboard search, array evaluator": 60.0, "array search": 80.0, "solver": 70.0,
                    "rules": 5.0}  # fmt: skip
 """About how long a cold cache makes an agent's first move compile, by its main kernel.  The bitboard search with a
 bitboard evaluator (``c4_features``, ``threats``, ``square_values``: the Connect-4 default): the default agent's first
-Connect-4 move, 15 to 20 s of CPU (``python -m tuning.bench_compile --only "c4 move"``); with an array evaluator
+Connect-4 move, 9.5 s of CPU from an installed wheel (``python -m tuning.bench_compile --only "c4 move"``, load
+1.6); with an array evaluator
 (``windows``, ``patterns``, ``mics``, ``gomoku``) it compiles every evaluator as well.  The others were measured on
 the project's 2-core machine under a load of 3 to 4: depth 2 on gomoku 86 s, the Connect-4 solver 68 s, the rules
 player 4 s."""
