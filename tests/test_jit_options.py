@@ -132,8 +132,10 @@ from heuristics import Evaluator, _dispatch
 from search.alphabeta import _bitnegamax as bn
 from search.alphabeta.engine import _search
 
-for name in ("c4_features", "windows"):  # a bitboard leaf, and an array leaf kept in step with the bitboards
-    _search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3, bitboards=True)
+# a bitboard leaf first: its search must not compile the array evaluators (the dispatch), which it never calls
+_search(CONNECT4.position("4453"), Evaluator("c4_features", CONNECT4), depth=3, bitboards=True)
+dispatch_after_bits = len(_dispatch._evaluate.signatures) + len(_dispatch._order.signatures)
+_search(CONNECT4.position("4453"), Evaluator("windows", CONNECT4), depth=3, bitboards=True)  # an array leaf in step
 env = gym.make_vec("alphabeta/Connect4-v0", num_envs=2, vectorization_mode="vector_entry_point",
                    opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # the batched opponent
 _obs, infos = env.reset(seed=0)
@@ -141,8 +143,9 @@ env.step(np.argmax(infos["action_mask"], axis=1))
 single = gym.make("alphabeta/Connect4-v0", opponent="alphabeta:depth=2,heuristic=windows,tt=64")  # an agent's BitSearcher
 _obs, info = single.reset(seed=0)
 single.step(int(np.argmax(info["action_mask"])))
-kernels = {"_iterate": bn._iterate, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order}
-print(json.dumps({name: [str(s) for s in k.signatures] for name, k in kernels.items()}))
+kernels = {"_iterate": bn._iterate, "_search": bn._search, "_evaluate": _dispatch._evaluate, "_order": _dispatch._order}
+print(json.dumps({"dispatch_after_bits": dispatch_after_bits,
+                  **{name: [str(s) for s in k.signatures] for name, k in kernels.items()}}))
 """
 
 
@@ -152,8 +155,10 @@ def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path
     """A literal argument (``True``, ``1``) or another array layout is another signature: another compile of it all.
 
     The bitboard search is called by the engine, an agent's BitSearcher and the batched opponent, the evaluators by
-    it: each compiles once.  (The incremental updates compile once per sign on purpose: see search.alphabeta._negamax.)  In a
-    fresh process (other tests' calls would count) on an empty cache: a kernel loaded from the cache brings its
+    it: each compiles once, the search once with the array board and once without (a bitboard evaluator's: it
+    compiles no array evaluator, search.alphabeta._bitnegamax).  ``_search`` is checked too: a counter starting at
+    a literal ``0`` in ``_iterate`` compiled all of it a second time, for ``Literal[int](0)``.  (The incremental
+    updates compile once per sign on purpose: see search.alphabeta._negamax.)  In a fresh process (other tests' calls would count) on an empty cache: a kernel loaded from the cache brings its
     callees' code along, so their dispatchers would list no signature at all.  The array search's callers are
     checked on the shared cache below (an empty cache would compile every evaluator again for it, 40 s more).
 
@@ -176,7 +181,10 @@ def test_the_search_kernels_compile_once_for_every_caller(wheel_venv: tuple[Path
                           timeout=1200)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     signatures = json.loads(done.stdout.strip().splitlines()[-1])
-    assert {name: len(found) for name, found in signatures.items()} == {name: 1 for name in signatures}, signatures
+    assert signatures.pop("dispatch_after_bits") == 0, signatures
+    assert {name: len(found) for name, found in signatures.items()} == {"_iterate": 2, "_search": 2, "_evaluate": 1,
+                                                                        "_order": 1}, signatures  # fmt: skip
+    assert sorted("none, none" in s for s in signatures["_iterate"]) == [False, True], signatures  # with, without
     assert not any("Literal" in s for found in signatures.values() for s in found), signatures
 
 
@@ -212,6 +220,47 @@ def test_the_array_search_loads_or_compiles_once_for_every_caller() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     signatures = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(signatures) == 1 and "Literal" not in signatures[0], signatures
+
+
+BIT_EVALUATOR_SIGNATURES = """
+import json
+import gymnasium as gym
+import numpy as np
+import envs
+from games import CONNECT4
+from heuristics import Evaluator
+from search.agents import make_agent
+from search.alphabeta import _bitnegamax as bn
+from search.alphabeta.engine import search
+
+for name in ("c4_features", "threats", "square_values"):  # the engine, through its kept BitSearcher
+    search(CONNECT4.position("4453"), Evaluator(name, CONNECT4), depth=3)
+make_agent("alphabeta", CONNECT4).select_move(CONNECT4.position())  # the default agent's first move
+env = gym.make("alphabeta/Connect4-v0", opponent="alphabeta:depth=2,tt=64")  # the single env's opponent
+_obs, info = env.reset(seed=0)
+env.step(int(np.argmax(info["action_mask"])))
+print(json.dumps([str(s) for s in bn._iterate.signatures]))
+"""
+
+
+def test_a_search_with_a_bitboard_evaluator_takes_no_array_board() -> None:
+    """The Connect-4 searches whose evaluator runs on the bitboards (``c4_features``, ``threats``, ``square_values``:
+    the default agent, the single env's opponents, the tuner's candidate and openings) pass ``None`` for the array
+    board, so the search is compiled without the array evaluators (two thirds of its cold compile, for code it never
+    runs: search.alphabeta._bitnegamax).  Every such caller takes that one signature.  (The batched opponent keeps
+    the array board: search.alphabeta._batchsearch says why.)
+
+    A fresh process on the checkout's cache, as above: a kernel called from Python lists what it loaded too.
+    """
+    import json
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", BIT_EVALUATOR_SIGNATURES], cwd=ROOT, capture_output=True, text=True,
+                          timeout=1200)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    signatures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(signatures) == 1, signatures
+    assert "none, none, Array(uint64, 1, 'A'" in signatures[0] and "Array(int8" not in signatures[0], signatures
 
 
 GOMOKU_SEARCH = """

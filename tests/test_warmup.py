@@ -12,7 +12,7 @@ import pytest
 
 from games import CONNECT4, GOMOKU, TIC_TAC_TOE, KInARow
 from search.agents.simple import Rule, RuleBasedAgent, rule_candidates
-from search.agents.warmup import first_compile_seconds, warm_up, warm_up_positions
+from search.agents.warmup import COMPILE_SECONDS, first_compile_seconds, warm_up, warm_up_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,3 +78,24 @@ def test_envs_play_says_it_prepares_the_opponent_when_the_cache_is_cold(wheel_ve
     assert "preparing" not in again and "opponent played" in again
     warm_up(RuleBasedAgent(seed=0), TIC_TAC_TOE)  # this process, on the worktree's own cache: now warm, whatever ran before
     assert first_compile_seconds("rules", TIC_TAC_TOE) is None
+
+
+ESTIMATES = """
+import json
+from games import CONNECT4
+from search.agents.warmup import first_compile_seconds
+specs = ("alphabeta", "alphabeta:heuristic=threats", "alphabeta:heuristic=windows", "alphabeta:heuristic=nope")
+print(json.dumps([first_compile_seconds(spec, CONNECT4) for spec in specs]))
+"""
+
+
+def test_the_compile_estimate_of_a_bitboard_search_with_an_array_evaluator_is_the_longer_one(tmp_path: Path) -> None:
+    """A bitboard evaluator's search compiles without the array evaluators (search.alphabeta._bitnegamax), an array
+    evaluator's with all of them: ``envs.play`` says so before a cold first move.  On an empty cache folder; only
+    imports, nothing compiles."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", ESTIMATES], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    default, threats, windows, unknown = json.loads(done.stdout.strip().splitlines()[-1])
+    assert default == threats == unknown == COMPILE_SECONDS["bitboard search"]
+    assert windows == COMPILE_SECONDS["bitboard search, array evaluator"] > default

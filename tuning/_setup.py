@@ -18,6 +18,7 @@ from heuristics import get_spec
 from heuristics.defaults import game_tag
 from search.agents import make_agent
 from search.agents.spec import weight_file_of
+from search.alphabeta.engine import uses_bitboards
 from search.budget import Limit, load_weight_file
 from tuning._incumbent import Incumbent, find_incumbent
 from tuning._study import check_writable, create_or_load, open_storage, sampler_seed
@@ -164,7 +165,7 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
         return book
     total = _tuning_openings(config) + config.confirm_pairs
     say(f"drawing {total} openings of {config.plies} plies, each checked by a depth-4 search "
-        "(a first run also compiles the search kernels: about half a minute, cached after that) ...")  # fmt: skip
+        f"(a first run also compiles the search kernels: {_first_compile(game)}; cached after that) ...")  # fmt: skip
     started = time.perf_counter()
     try:
         book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
@@ -175,6 +176,13 @@ def _book(config: TuneConfig, game: KInARow, run_dir: Path) -> OpeningBook:
         book = make_openings(game, total, config.plies, config.seed, heldout=config.confirm_pairs / total)
     say(f"openings ready in {time.perf_counter() - started:.0f} s")
     return book
+
+
+def _first_compile(game: KInARow) -> str:
+    """How long a cold cache makes the run compile (``python -m tuning.bench_compile``, a 2-core machine)."""
+    if uses_bitboards(game):  # the bitboard evaluators' search first, the array evaluators' at their first games
+        return "about 15 s, and about 45 s more at the first games against the gauntlet's array evaluators"
+    return "about a minute"
 
 
 SPSA_OPENINGS = 400

@@ -128,10 +128,15 @@ def _playout_positions(game: KInARow) -> list[Position]:
     return [p for p in wanted.values() if p is not None]
 
 
-COMPILE_SECONDS = {"bitboard search": 50.0, "array search": 80.0, "solver": 70.0, "rules": 5.0}
-"""About how long a cold cache makes an agent's first move compile, by its main kernel (measured on the project's
-2-core machine under a load of 3 to 4: alpha-beta depth 6 on Connect-4 54 s, depth 2 on gomoku 86 s, the
-Connect-4 solver 68 s, the rules player 4 s)."""
+COMPILE_SECONDS = {"bitboard search": 10.0, "bitboard search, array evaluator": 60.0, "array search": 80.0, "solver": 70.0,
+                   "rules": 5.0}  # fmt: skip
+"""About how long a cold cache makes an agent's first move compile, by its main kernel.  The bitboard search with a
+bitboard evaluator (``c4_features``, ``threats``, ``square_values``: the Connect-4 default): the default agent's first
+Connect-4 move, 9.5 s of CPU from an installed wheel (``python -m tuning.bench_compile --only "c4 move"``, load
+1.6); with an array evaluator
+(``windows``, ``patterns``, ``mics``, ``gomoku``) it compiles every evaluator as well.  The others were measured on
+the project's 2-core machine under a load of 3 to 4: depth 2 on gomoku 86 s, the Connect-4 solver 68 s, the rules
+player 4 s."""
 _KERNELS = {
     "bitboard search": ("search.alphabeta._bitnegamax", "_iterate"), "array search": ("search.alphabeta._negamax", "_search"),
     "solver": ("search.solve._kernels", "_solve"), "rules": ("search.agents._rule_kernels", "_fork_defences"),
@@ -155,6 +160,9 @@ def first_compile_seconds(spec: str, game: KInARow) -> Optional[float]:
         return None
     if kind in (None, "alphabeta"):
         name = "bitboard search" if uses_bitboards(game) else "array search"
+        heuristic = parse_spec(spec).options.get("heuristic")
+        if name == "bitboard search" and heuristic is not None and _reads_array_board(game, heuristic):
+            name = "bitboard search, array evaluator"
     elif kind == "minimax":
         name = "array search"
     elif kind == "perfect":
@@ -163,9 +171,23 @@ def first_compile_seconds(spec: str, game: KInARow) -> Optional[float]:
         name = "rules"
     else:
         return None
-    module, attribute = _KERNELS[name]
+    module, attribute = _KERNELS[name.split(",")[0]]
     kernel = getattr(importlib.import_module(module), attribute, None)  # None if a refactoring moved it: then no message
     return None if kernel is None or kernels_cached([kernel]) else COMPILE_SECONDS[name]
+
+
+def _reads_array_board(game: KInARow, heuristic: str) -> bool:
+    """True if the bitboard search keeps an array board in step for ``heuristic`` on ``game`` (an array evaluator:
+    its first compile takes every evaluator's kernels), False for a bitboard evaluator or an unknown name."""
+    from heuristics.errors import HeuristicError
+    from heuristics.registry import kernel_id
+    from search._settings import S_ARRAY
+    from search.alphabeta._bitsetup import _bit_settings
+
+    try:
+        return bool(_bit_settings(game.rules, kernel_id(heuristic))[S_ARRAY])
+    except (HeuristicError, KeyError):  # a bad name: the agent's own construction says what is allowed
+        return False
 
 
 def kernels_cached(kernels: Iterable[Any]) -> bool:

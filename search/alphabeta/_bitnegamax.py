@@ -38,6 +38,19 @@ bitboards buy over the array kernel:
   (``heuristics._c4_bits``, ``heuristics._threats_bits``).  Any other heuristic reads the array board, kept
   in step with the bitboards (``S_ARRAY``).  The values are those of the
   array evaluators, to the bit.
+* **Only the evaluators a search can call are compiled.**  The array
+  evaluators are reached through one numba entry point
+  (``heuristics._dispatch``), and compiling a call to it compiles all seven
+  evaluators' kernels (about two thirds of a cold Connect-4 search's
+  compile, for a search that calls none of them).  So a caller whose
+  heuristic runs on the bitboards (``search.alphabeta._bitsearcher``: the
+  engine's and the agents' searches; not the batched opponent, see
+  ``search.alphabeta._batchsearch``) passes ``None`` for ``board`` and
+  ``heights``: numba then drops every branch under ``board is not None``
+  before typing it (its dead-branch pruning of ``None`` arguments), the
+  calls into the dispatch with it, and compiles a second, smaller
+  specialisation of ``_search`` and ``_iterate`` (one per kind of caller:
+  board or ``None``).
 * **Depth-1 nodes evaluate their children in place** (each still counts as a
   node and checks the budgets).
 * **No recursion.**  numba reference-counts every array a function receives,
@@ -72,7 +85,8 @@ consts : uint64[N_BIT_CONSTS]: bottom row, all squares, then the evaluator's mas
     (``_c4_bits.constants`` padded with zeros, or ``_threats_bits.constants``)
 weights : float64[n_weights], weights_pad : float64[N_BIT_WEIGHTS] (weights padded with zeros),
     windows : int32[n_windows, k] (heuristics.spec)
-board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``S_ARRAY``
+board : int8[rows * cols], heights : int32[cols]: the array board, updated only with ``S_ARRAY``; or both
+    ``None`` where the heuristic runs on the bitboards (``S_ARRAY`` 0: no array evaluator is compiled in)
 tt_keys : uint64[size], tt_scores : float64[size], tt_depths, tt_flags, tt_moves, tt_stamps : int32[size]
     (a slot is valid only if its stamp is ``settings[S_TT_GENERATION]``)
 work : int64[max_ply + 2, 2 * cols + N_SLOTS + max_ply] (:func:`work_shape`), per ply row:
@@ -185,6 +199,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
     cells = rows * cols
     q = settings[S_BRANCHING]
     use_tt, ordering, track_array = settings[S_USE_TT] != 0, settings[S_ORDERING] != 0, settings[S_ARRAY] != 0
+    assert board is not None or not track_array, "an array evaluator (S_ARRAY) needs the array board"
     c4_bits = hid == HID_C4_FEATURES and settings[S_BIT_EVAL] != 0
     threat_bits = hid == HID_THREATS and settings[S_BIT_EVAL] != 0
     node_limit, check_time, time_mask = settings[S_NODE_LIMIT], settings[S_CHECK_TIME] != 0, settings[S_TIME_MASK]
@@ -208,7 +223,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
     frames[0, 0], frames[0, 1] = current, mask
     work[0, at + K_DEPTH], work[0, at + K_SV] = depth, sv
     bounds[0, B_ALPHA], bounds[0, B_BETA] = -np.inf, np.inf
-    ply = 0
+    ply = np.int64(0)  # not the literal 0: numba would type _from_tt and _to_tt for it too
     phase = _ENTER
     ret = 0.0  # the value RETURN hands to the parent
     score = 0.0  # the child's score UPDATE hands to the node
@@ -281,7 +296,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                             key_score = _evaluate_bits(cur | square, msk | square, rows, const6, w12) - before
                         elif threat_bits:  # the child's value for us (the evaluation is the mover's)
                             key_score = -_threats_bits(cur ^ msk, msk | square, rows, k, const12, w27)
-                        else:
+                        elif board is not None:  # an array evaluator (S_ARRAY): see the module docstring
                             cell = (rows - 1 - _count(msk & _column(rows, col))) * cols + col
                             key_score = _order(hid, board, heights, rows, cols, k, rules.gravity != 0, me, weights, windows, cell)
                         key_score = _clip(key_score, _ORDER_LIMIT)
@@ -333,7 +348,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
             child_mask = msk | square
             opponent = cur ^ msk
             child_sv = -(work[ply, at + K_SV] + settings[S_SQUARE_VALUES + _count(square - _ONE)])
-            if track_array:
+            if board is not None and track_array:
                 cell = (rows - 1 - _count(msk & column)) * cols + col
                 board[cell] = 1 + ((stones + ply) & 1)
                 heights[col] += 1
@@ -369,11 +384,11 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                 score = -_clip(_evaluate_bits(opponent, child_mask, rows, const6, w12), HEURISTIC_LIMIT)
             elif threat_bits:
                 score = -_clip(_threats_bits(opponent, child_mask, rows, k, const12, w27), HEURISTIC_LIMIT)
-            else:
+            elif board is not None:  # an array evaluator (S_ARRAY)
                 value = _evaluate(hid, board, heights, rows, cols, k, rules.gravity != 0, 1 + ((stones + ply + 1) & 1), weights,
                                   windows)  # a bool, not the literal True: one compile of every evaluator for both kernels
                 score = -_clip(value, HEURISTIC_LIMIT)
-            if track_array:
+            if board is not None and track_array:
                 board[work[ply, at + K_CELL]] = 0
                 heights[col] -= 1
             phase = _UPDATE
@@ -383,7 +398,7 @@ def _search(current, mask, sv, stones, depth, rules, settings, consts, weights, 
                 settings[S_NODES] = nodes
                 return ret
             ply -= 1
-            if track_array:
+            if board is not None and track_array:
                 cell = work[ply, at + K_CELL]
                 board[cell] = 0
                 heights[cell % cols] -= 1
@@ -432,7 +447,7 @@ def _iterate(current, mask, stones, max_depth, node_budget, timed, started, dead
     ``started``: time.perf_counter() at the start of the search (the clock
     rate sets how often the clock is read).
     """
-    sv = 0
+    sv = np.int64(0)  # not the literal 0: numba would first compile _search for a literal 0 too, all of it
     if settings[S_HID] == HID_SQUARE_VALUES:  # the root's square-value sum, own minus opponent's
         theirs = current ^ mask
         for bit in range(64):

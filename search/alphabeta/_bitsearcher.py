@@ -59,12 +59,14 @@ class BitSearcher:
         self.weights_pad[:n] = evaluator.weight_array[:n]
         self.consts = _bit_consts(game.rules, evaluator.kernel_id)
         self.weights = evaluator.weight_array  # what weights_pad was copied from (search() checks it is unchanged)
-        self.board = np.zeros(game.n_cells, dtype=np.int8)
-        self.heights = np.zeros(game.cols, dtype=np.int32)
+        self._track_array = bool(self.template[S_ARRAY])
+        # the array board only for an array evaluator: without it the kernel is compiled without the array
+        # evaluators (search.alphabeta._bitnegamax), which a bitboard evaluator never calls
+        self.board = np.zeros(game.n_cells, dtype=np.int8) if self._track_array else None
+        self.heights = np.zeros(game.cols, dtype=np.int32) if self._track_array else None
         slots = 2 * game.cols  # where the per-ply slots start in a row of work
         self._killers = (slice(0, max_ply), slice(slots + bn.K_KILLER, slots + bn.K_KILLER_2 + 1))
         self._max_ply = max_ply
-        self._track_array = bool(self.template[S_ARRAY])
         self._iterate: Optional[Callable[..., tuple[int, float]]] = None  # the kernel's entry point (games._direct)
         self._noisy = False
 
@@ -102,7 +104,7 @@ class BitSearcher:
         settings[S_BRANCHING], settings[S_TT_GENERATION] = limit.branching or 0, tt.generation
         settings[S_USE_TT], settings[S_ORDERING] = int(use_tt), int(ordering)
         board = position._board
-        if self._track_array:  # the kernel plays on its copy (S_ARRAY evaluators; the others never read it)
+        if self.board is not None and self.heights is not None:  # the kernel plays on its copy (S_ARRAY evaluators)
             self.board[:], self.heights[:] = board, position._heights
         current, mask = _from_board(board, self.game.rows, self.game.cols, position.ply)
         pv = self.pv
