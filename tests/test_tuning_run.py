@@ -268,9 +268,11 @@ def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
 
 
 def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env: Optional[dict[str, str]] = None,
-                            settle: float = 1.0) -> subprocess.CompletedProcess[str]:  # fmt: skip
+                            settle: float = 1.0, signum: int = signal.SIGINT, group: bool = True,
+                            seen: Optional[set[int]] = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
     """Start ``command`` in its own process group, wait until ``ready()`` and ``settle`` seconds more, check that it
-    still runs, then Ctrl-C the group as a terminal does."""
+    still runs, then send ``signum``: to the whole group (``group``, as a terminal's Ctrl-C does) or to the command
+    alone (as ``kill PID`` and job schedulers do).  ``seen`` collects the command's child processes (its workers)."""
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                start_new_session=True, preexec_fn=default_sigint)  # fmt: skip
     try:
@@ -280,7 +282,12 @@ def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env:
             time.sleep(0.5)
         time.sleep(settle)
         assert process.poll() is None, process.communicate()
-        os.killpg(process.pid, signal.SIGINT)
+        if seen is not None:
+            seen.update(_children(process.pid))
+        if group:
+            os.killpg(process.pid, signum)
+        else:
+            os.kill(process.pid, signum)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
@@ -288,9 +295,34 @@ def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env:
     return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
-               "--study", "c", "--trials", "200", "--pairs", "30", "--plies", "4", "--workers", "2", "--out", "t.json"]  # fmt: skip
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(("signum", "group", "code", "word"),
+                         [(signal.SIGINT, True, 130, "interrupted"),  # Ctrl-C in a terminal: the whole process group
+                          (signal.SIGTERM, False, 143, "terminated")])  # timeout, kill, a job scheduler: the tuner alone
+def test_ctrl_c_or_sigterm_ends_the_tuner_with_one_message_and_stops_its_workers(tmp_path: Path, signum: int, group: bool,
+                                                                                 code: int, word: str) -> None:  # fmt: skip
+    command = [sys.executable, "-m", "tuning.run", *[a for a in TINY if a != "--no-progress"], "--storage",
+               f"sqlite:///{tmp_path / 'study.db'}", "--study", "c", "--trials", "200", "--pairs", "30", "--plies", "4",
+               "--workers", "2", "--out", "t.json"]  # fmt: skip
 
     def playing() -> bool:
         try:
@@ -298,12 +330,26 @@ def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> 
         except Exception:  # no study yet
             return False
 
-    done = _interrupt_when_playing(command, tmp_path, playing)
-    assert done.returncode == 130, done.stderr
-    assert "Traceback" not in done.stderr and "interrupted" in done.stderr
-    assert len(done.stderr.strip().splitlines()) <= 4, done.stderr  # the start-up lines and one message
-    left = trials(tmp_path, "c")
-    assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
+    workers: set[int] = set()
+    try:
+        done = _interrupt_when_playing(command, tmp_path, playing, signum=signum, group=group, seen=workers)
+        assert done.returncode == code, done.stderr
+        assert "Traceback" not in done.stderr and "leaked" not in done.stderr, done.stderr
+        lines = done.stderr.split("\n")  # the bar redraws its line with carriage returns: a message must follow a newline
+        assert any(line.startswith(f"tuning.run: {word}") for line in lines), done.stderr
+        assert len([line for line in lines if line.startswith("tuning.run: ")]) <= 5, done.stderr  # start-up lines and one
+        left = trials(tmp_path, "c")
+        assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
+        assert [t for t in left if t.state == optuna.trial.TrialState.FAIL and t.params]  # and is queued on a resume
+        assert len(workers) >= 2
+        deadline = time.time() + 20
+        while any(_alive(w) for w in workers) and time.time() < deadline:
+            time.sleep(0.2)
+        assert not [w for w in workers if _alive(w)], "worker processes outlived the tuner"
+    finally:
+        for worker in workers:  # never leave an orphan behind, whatever failed
+            if _alive(worker):
+                os.kill(worker, signal.SIGKILL)
 
 
 @pytest.mark.slow  # a match started, then interrupted: about 10 s (the tuner's own Ctrl-C test stays in the default run)

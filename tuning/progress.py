@@ -124,6 +124,13 @@ class Progress:
             self._bar.total = self._bar.n + games
             self._bar.refresh()
 
+    def abandon(self) -> None:
+        """The run stops early (Ctrl-C, SIGTERM, an error): end the bar's line where it is, so the next message
+        starts on a line of its own instead of being glued to the bar."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
     def close(self) -> None:
         """Finish the bar at what was played (a timeout or an early stop is not shown as a stall)."""
         if self._bar is not None:

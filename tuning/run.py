@@ -57,7 +57,7 @@ one that changes a check after the search (``--confirm-pairs``, ``--confirm-top`
 (the same seed replays the games already played, then goes on).
 
 Exit codes: 0 a confirmed improvement (over the incumbent, when there is one) was exported; 3 none was found;
-2 bad input; 130 interrupted.
+2 bad input; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM: the same clean stop as Ctrl-C).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ from tuning._incumbent import INCUMBENT_SEED_OFFSET, Challenge, challenge
 from tuning._objective import MatchObjective, ObjectiveFactory, SPSAObjective
 from tuning._report import confirmation_rows, csv_text, print_table, summary_markdown, trial_rows, write_plots
 from tuning._setup import Setup, open_study, prepare
-from tuning._sigint import EXIT_INTERRUPTED, exit_at_once_on_ctrl_c
+from tuning._sigint import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, exit_at_once_on_ctrl_c, exit_code, sigterm_as_interrupt
 from tuning._study import finished, recover, redact, stop_at
 from tuning.config import MODES, PRUNERS, WARM_STARTS, TuneConfig, parse_depth_range, parse_tune
 from tuning.match import MatchRunner
@@ -98,7 +98,7 @@ EXIT_NO_IMPROVEMENT = 3
 VERDICT_KEY = "verdict"
 """Study attribute holding the last finished run's exit code, verdict and advice (what a re-run reports)."""
 
-__all__ = ["EXIT_INTERRUPTED", "EXIT_NO_IMPROVEMENT", "Progress", "TuneConfig", "main", "tune"]
+__all__ = ["EXIT_INTERRUPTED", "EXIT_NO_IMPROVEMENT", "EXIT_TERMINATED", "Progress", "TuneConfig", "main", "tune"]
 
 
 def tune(config: TuneConfig, objective_factory: ObjectiveFactory = MatchObjective) -> int:
@@ -139,21 +139,25 @@ def _optimise_and_report(setup: Setup, objective_factory: ObjectiveFactory) -> i
     tail += 2 * config.incumbent_pairs if setup.incumbent is not None else 0
     progress = Progress(remaining * config.pairs * 2 + tail, config.progress, trials=remaining, tail=tail)
     started = time.perf_counter()
-    spsa = isinstance(study.sampler, SPSASampler)
-    with MatchRunner(config.workers) as runner:
-        if remaining:
-            objective = (SPSAObjective if spsa else objective_factory)(setup, study, runner, progress)
-            study.optimize(objective, n_trials=remaining, timeout=config.timeout, callbacks=[stop_at(config.trials)],
-                           catch=(), gc_after_trial=False)  # fmt: skip
-        if spsa:
-            final = objective_factory(setup, study, runner, progress)
-            if isinstance(final, MatchObjective):
-                final.prune = False  # one trial, scored in full: there is nothing to compare it with
-            _evaluate_spsa_theta(setup, study, final)
-        progress.replan(tail)  # trials other workers ran or a timeout cut off are not ours to play
-        confirmations = confirm(setup, study, runner, progress)
-        best = _best(confirmations)
-        versus = _challenge(setup, study, runner, progress, best) if best is not None and best.accepted else None
+    try:
+        spsa = isinstance(study.sampler, SPSASampler)
+        with MatchRunner(config.workers) as runner:
+            if remaining:
+                objective = (SPSAObjective if spsa else objective_factory)(setup, study, runner, progress)
+                study.optimize(objective, n_trials=remaining, timeout=config.timeout, callbacks=[stop_at(config.trials)],
+                               catch=(), gc_after_trial=False)  # fmt: skip
+            if spsa:
+                final = objective_factory(setup, study, runner, progress)
+                if isinstance(final, MatchObjective):
+                    final.prune = False  # one trial, scored in full: there is nothing to compare it with
+                _evaluate_spsa_theta(setup, study, final)
+            progress.replan(tail)  # trials other workers ran or a timeout cut off are not ours to play
+            confirmations = confirm(setup, study, runner, progress)
+            best = _best(confirmations)
+            versus = _challenge(setup, study, runner, progress, best) if best is not None and best.accepted else None
+    except BaseException:
+        progress.abandon()  # the message about it starts on a line of its own
+        raise
     progress.close()
     seconds = time.perf_counter() - started
     write_text_atomic(setup.run_dir / "trials.csv", csv_text(trial_rows(study)))
@@ -335,20 +339,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        try:
-            # nothing to clean up yet, and numba's compiler would swallow a KeyboardInterrupt: leave at once
-            with exit_at_once_on_ctrl_c("tuning.run: interrupted during start-up; nothing was played or stored"):
-                setup = prepare(config_from_args(args))
-        except (ValueError, GameError, HeuristicError, AgentSpecError, OSError) as error:
-            parser.error(str(error))
-        try:
-            return _optimise_and_report(setup, MatchObjective)
-        except ValueError as error:  # settings that clash with a resumed study
-            parser.error(str(error))
-    except KeyboardInterrupt:
-        say("interrupted. The study keeps every finished trial and confirmation; the trial under way is failed "
-            "and queued again. Run the same command to resume.")  # fmt: skip
-        return EXIT_INTERRUPTED
+        with sigterm_as_interrupt():  # timeout, kill and job schedulers end the run as Ctrl-C does
+            try:
+                # nothing to clean up yet, and numba's compiler would swallow a KeyboardInterrupt: leave at once
+                with exit_at_once_on_ctrl_c("tuning.run: interrupted during start-up; nothing was played or stored"):
+                    setup = prepare(config_from_args(args))
+            except (ValueError, GameError, HeuristicError, AgentSpecError, OSError) as error:
+                parser.error(str(error))
+            try:
+                return _optimise_and_report(setup, MatchObjective)
+            except ValueError as error:  # settings that clash with a resumed study
+                parser.error(str(error))
+    except KeyboardInterrupt as interrupt:
+        what = "terminated (SIGTERM)" if isinstance(interrupt, Terminated) else "interrupted"
+        say(f"{what}. The study keeps every finished trial and confirmation; the trial under way is failed "
+            "and queued again, and the match workers are stopped. Run the same command to resume.")  # fmt: skip
+        return exit_code(interrupt)
     return 2
 
 
