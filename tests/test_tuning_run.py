@@ -337,7 +337,8 @@ def test_ctrl_c_or_sigterm_ends_the_tuner_with_one_message_and_stops_its_workers
         assert "Traceback" not in done.stderr and "leaked" not in done.stderr, done.stderr
         lines = done.stderr.split("\n")  # the bar redraws its line with carriage returns: a message must follow a newline
         assert any(line.startswith(f"tuning.run: {word}") for line in lines), done.stderr
-        assert len([line for line in lines if line.startswith("tuning.run: ")]) <= 5, done.stderr  # start-up lines and one
+        bar = next(i for i, line in enumerate(lines) if "games [" in line)  # after the start-up lines: one message
+        assert len([line for line in lines[bar:] if line.startswith("tuning.run: ")]) == 1, done.stderr
         left = trials(tmp_path, "c")
         assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
         assert [t for t in left if t.state == optuna.trial.TrialState.FAIL and t.params]  # and is queued on a resume
@@ -444,12 +445,44 @@ def test_a_warm_start_queues_the_texel_fit_after_the_defaults(tmp_path: Path) ->
     assert second.params != first.params
 
 
-def test_a_warm_start_needs_a_label_set_for_the_game(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_a_fit_without_labels_fails_before_any_opening_naming_the_boards_and_the_command(tmp_path: Path, monkeypatch,
+                                                                                           capsys) -> None:  # fmt: skip
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_info:
         main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--game", "mnk", "--rows", "9", "--cols", "9",
-              "--k", "5", "--heuristic", "windows", "--warm-start", "fit"])  # fmt: skip
-    assert exit_info.value.code == 2 and "9x9" in capsys.readouterr().err.strip().splitlines()[-1]
+              "--k", "5", "--heuristic", "windows", "--warm-start", "fit", "--label-budget", "0"])  # fmt: skip
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert exit_info.value.code == 2 and "9x9" in last and "--label-budget 0" in last
+    assert "connect4-6x7 (shipped)" in last and "python -m tuning.labels --game mnk --rows 9 --cols 9 --k 5" in last
+    assert "drawing" not in err  # before any opening is drawn
+    assert not (tmp_path / "db.sqlite").exists() and not (tmp_path / "runs").exists()  # and nothing left behind
+
+
+def test_a_missing_label_file_fails_before_any_opening(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--labels", "nowhere.jsonl.gz"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "nowhere.jsonl.gz: no such label file" in err.strip().splitlines()[-1]
+    assert "drawing" not in err and not (tmp_path / "db.sqlite").exists()
+
+
+def test_a_fit_on_a_board_without_labels_makes_them_first_and_the_next_run_reuses_them(tmp_path: Path) -> None:
+    board = ["--game", "connect4", "--rows", "4", "--cols", "5", "--heuristic", "windows", "--warm-start", "fit", "--label-budget", "5"]
+    first = tuner(tmp_path, *board, "--trials", "2", "--baseline", "random", "--study", "made", "--out", "t.json")
+    assert first.returncode in (0, EXIT_NO_IMPROVEMENT), first.stderr
+    err = first.stderr
+    # it says what it will do and for how long before drawing the openings, then makes the set, fits, draws
+    assert err.index("making them with the solver source for 5 s") < err.index("tuning.run: labelled ") < err.index("tuning.run: fitting") \
+        < err.index("drawing")
+    cached = Path(os.environ["ALPHABETA_GYM_CACHE"]) / "labels" / "connect4-4x5-solver.labels.jsonl.gz"
+    assert cached.is_file()
+    fitted = [t for t in trials(tmp_path, "made") if t.user_attrs.get("start") == "texel fit"]
+    assert len(fitted) == 1
+    again = tuner(tmp_path, *board, "--trials", "1", "--baseline", "random", "--study", "again", "--out", "u.json")
+    assert again.returncode in (0, EXIT_NO_IMPROVEMENT), again.stderr
+    assert "connect4-4x5-solver.labels.jsonl.gz (Texel's method" in again.stderr and "making" not in again.stderr
 
 
 def test_the_shipped_threats_file_beat_every_default_and_the_file_it_replaced() -> None:

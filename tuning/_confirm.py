@@ -187,6 +187,7 @@ def export(setup: Setup, study: optuna.Study, best: Confirmation, path: Path, ve
         **({"incumbent": _incumbent_record(setup, versus)} if versus is not None else {}),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)  # checked writable at start-up, made only now
     return save_weights(best.candidate.weight_file(setup.game, provenance), path)
 
 

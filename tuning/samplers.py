@@ -123,7 +123,8 @@ def make_sampler(name: str, seed: Optional[int], start: Mapping[str, float], obj
         return SPSASampler(start, seed)
     if name == "cmaes":
         _need("cmaes", "cmaes")
-        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
+        # CMA-ES starts at the run's start point (the fit, when there is one), not the middle of the box
+        return optuna.samplers.CmaEsSampler(x0=dict(start) or None, seed=seed, warn_independent_sampling=False)
     _need("torch", "torch==2.13.0")
     return optuna.samplers.GPSampler(seed=seed)
 

@@ -99,8 +99,32 @@ class FitResult:
 
 
 def targets_of(positions: Sequence[LabelledPosition]) -> np.ndarray:
-    """Win 1, draw 0.5, loss 0 for the side to move, from the exact values."""
-    return np.array([(p.value + 1) / 2 for p in positions], dtype=np.float64)
+    """The probability that the side to move wins: win 1, draw 0.5, loss 0 for exact labels."""
+    return np.array([p.win_probability for p in positions], dtype=np.float64)
+
+
+def with_children(game: KInARow, positions: Sequence[LabelledPosition]) -> list[LabelledPosition]:
+    """``positions`` and, after them, every position one legal move away that is not over, labelled by the
+    exact value of that move (exact labels only: a position without move values adds nothing).
+
+    A solver-labelled set holds the value of every move, so it labels the children too, for free: about
+    seven times the data on Connect-4, and exactly the positions a search compares when it picks a move.
+    """
+    out = list(positions)
+    seen = {p.moves for p in positions}
+    for labelled in positions:
+        if not labelled.move_scores:
+            continue
+        position = game.position(labelled.moves)
+        for move, score in labelled.move_scores.items():
+            position.play(move)
+            moves = position.move_string()
+            if not position.is_terminal() and moves not in seen:
+                seen.add(moves)
+                value = -((score > 0) - (score < 0))  # the child's side to move is the opponent
+                out.append(LabelledPosition(moves, position.ply, -score, {}, (value + 1) / 2))
+            position.undo()
+    return out
 
 
 def cross_entropy(evals: np.ndarray, targets: np.ndarray, scale: float) -> float:
@@ -176,7 +200,7 @@ def _split(count: int, heldout: float) -> int:
     """How many positions train (the rest, at the end, are held out)."""
     if not 0.0 <= heldout < 1.0:
         raise ValueError(f"heldout={heldout!r} must be a share in [0, 1)")
-    return count - int(round(count * heldout))
+    return count - int(round(count * heldout + 1e-9))
 
 
 def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.ndarray:
@@ -191,7 +215,7 @@ def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.n
 def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequence[LabelledPosition]], *,
                 start: Optional[Mapping[str, float]] = None, targets: Optional[Sequence[float]] = None,
                 scale: Optional[float] = None, regularization: float = DEFAULT_REGULARIZATION,
-                heldout: float = DEFAULT_HELDOUT, max_iter: int = 500) -> FitResult:  # fmt: skip
+                heldout: Optional[float] = None, children: bool = False, max_iter: int = 500) -> FitResult:  # fmt: skip
     """Fit ``heuristic``'s weights on labelled positions of ``game`` (Texel's method; see the module docstring).
 
     Args:
@@ -202,7 +226,10 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
         targets: replace the exact values as targets (one probability per position), e.g. synthetic labels.
         scale: use this logistic scale instead of fitting it.
         regularization: strength of the pull toward the defaults (0: none).
-        heldout: share of the positions, at the end, kept out of the fit to judge it.
+        heldout: share of the positions, at the end, kept out of the fit to judge it (default: a label set's own
+            split, :attr:`tuning.labels.LabelSet.heldout_count`; for a plain sequence :data:`DEFAULT_HELDOUT`).
+        children: also fit the training positions' children, labelled by their exact move values
+            (:func:`with_children`; exact sets only).  The held-out positions stay as they are.
         max_iter: L-BFGS-B iterations at most.
 
     Raises:
@@ -215,12 +242,21 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
     y = targets_of(items) if targets is None else np.asarray(targets, dtype=np.float64)
     if y.shape != (len(items),) or not np.all((y >= 0) & (y <= 1)):
         raise ValueError(f"targets must be {len(items)} probabilities in [0, 1]")
+    if heldout is None and isinstance(positions, LabelSet):
+        train = len(items) - positions.heldout_count
+    else:
+        train = _split(len(items), DEFAULT_HELDOUT if heldout is None else heldout)
+    if children:
+        if targets is not None:
+            raise ValueError("children=True labels the children from the move values: give no targets")
+        grown = with_children(game, items[:train])
+        items, y = tuple(grown) + items[train:], np.concatenate([targets_of(grown), y[train:]])
+        train = len(grown)
     if scale is not None and not (math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale={scale!r} must be a positive number")
     if not (math.isfinite(regularization) and regularization >= 0):
         raise ValueError(f"regularization={regularization!r} must be a non-negative number")
     spec, w0 = get_spec(heuristic), _start_weights(heuristic, start)
-    train = _split(len(items), heldout)
     evaluations = _Evaluations(game, heuristic, [game.position(p.moves) for p in items])
     coords = _Coordinates(spec)
     fixed_scale = scale if scale is not None else fit_scale(evaluations(w0)[:train], y[:train])
@@ -254,7 +290,8 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
 
 def warm_start_weights(game: KInARow, heuristic: str, data: Optional[PathLike] = None,
                        start: Optional[Mapping[str, float]] = None) -> dict[str, float]:  # fmt: skip
-    """Weights fitted to the label set (default: the shipped one of ``game``): a tuner's warm start.
+    """Weights fitted to the training part of a label set (default: the one :func:`tuning.labels.find_labels`
+    finds for ``game``, shipped or cached): a tuner's warm start.
 
     Every weight of ``heuristic`` is returned, inside its tuning bounds.
 
