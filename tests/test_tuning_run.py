@@ -612,3 +612,92 @@ def test_the_eta_comes_from_the_trials_cost_not_the_planned_games() -> None:
     # 57 trials left at the mean 4 s each, then 2000 games at the 200 games / 12 s observed
     assert bar.eta() == pytest.approx(57 * 4.0 + 2000 / (200 / 12.0))
     assert bar.status().startswith("trials 3/60, 16.7 games/s, ETA 0:05:48")
+
+
+def test_quick_fills_its_preset_only_where_no_option_was_given() -> None:
+    from tuning.config import QUICK
+    from tuning.run import _parser, config_from_args
+
+    config = config_from_args(_parser().parse_args(["--quick", "--trials", "9"]))
+    assert config.quick and config.trials == 9  # given: kept
+    assert (config.pairs, config.confirm_pairs, config.incumbent_pairs, config.label_budget) == (
+        QUICK["pairs"], QUICK["confirm_pairs"], QUICK["incumbent_pairs"], 0.0)  # the rest: the preset
+    plain = config_from_args(_parser().parse_args([]))
+    assert not plain.quick and plain.trials == 60 and plain.pairs == 80
+
+
+def test_a_quick_look_plays_the_whole_pipeline_and_says_what_it_cannot_show(tmp_path: Path) -> None:
+    run = tuner(tmp_path, "--quick", "--game", "connect4", "--rows", "4", "--cols", "5", "--trials", "2")
+    assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
+    summary = (tmp_path / "runs" / "connect4-4x5x4-square_values-fair-quick" / "summary.md").read_text()
+    assert "## A quick look, not a tuning run" in summary and "What it cannot show: a real improvement" in summary
+    assert "the strongest of the 7 opponents" in run.stdout  # the verdict leads with the strongest member
+    assert "the square_values defaults" in summary  # no tuned file ships for 4x5: the defaults are the incumbent
+    if run.returncode == EXIT_NO_IMPROVEMENT:
+        assert "This was a quick look (--quick)" in run.stdout
+
+
+def test_a_pruned_trial_shows_its_estimate_not_its_last_pair() -> None:
+    from tuning._report import trial_rows
+
+    study = optuna.create_study(direction="maximize")
+    trial = study.ask()
+    for step, score in enumerate((0.75, 1.0, 0.5, 1.0)):  # the last pair was a double win
+        trial.report(score, step)
+    trial.set_user_attr("score", 0.8125)  # what record() keeps: the mean over the pairs played
+    trial.set_user_attr("elo", 117.0)
+    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+    assert study.trials[0].value == 1.0  # Optuna keeps the last report as a pruned trial's value
+    (row,) = trial_rows(study)
+    assert row["state"] == "PRUNED" and row["score"] == 0.8125 and row["elo"] == 117.0
+
+
+def test_the_bar_plans_for_the_trials_the_timeout_leaves_room_for() -> None:
+    from tuning.progress import Progress
+
+    now = [0.0]
+    bar = Progress(total=60 * 160, enabled=False, trials=60, tail=600, clock=lambda: now[0], timeout=100.0)
+    for _ in range(3):  # three trials of 10 s and 20 games each
+        now[0] += 10.0
+        bar.advance(20)
+        bar.trial_done()
+    # 70 s left at 10 s a trial: room for 7 trials, not 57; then 600 games at 60 games / 30 s
+    assert bar.trials_left() == 7
+    assert bar.eta() == pytest.approx(7 * 10.0 + 600 / 2.0)
+    assert "trials 3/60 (--timeout leaves room for 10)" in bar.status()
+    now[0] = 200.0  # past the timeout: nothing left to start
+    assert bar.trials_left() == 0
+
+
+def test_the_margin_over_the_strongest_opponent_leads_the_verdict() -> None:
+    from types import SimpleNamespace
+
+    from tuning._confirm import Confirmation, Versus
+    from tuning.run import _margins
+
+    weak = Versus("square_values", (20, 0, 0), (0, 0, 0, 0, 10))
+    strong = Versus("threats", (9, 2, 9), (1, 2, 4, 2, 1))
+    pool = Versus("pool", (29, 2, 9), (1, 2, 4, 2, 11))
+    best = Confirmation(SimpleNamespace(number=4), None, pool, (weak, strong))  # type: ignore[arg-type]
+    text = _margins(SimpleNamespace(opponents=("a", "b")), best)  # type: ignore[arg-type]
+    assert text.startswith("Elo +0.0 [") and "over threats, the strongest of the 2 opponents" in text
+    assert text.index("threats") < text.index("over all 2 together")
+
+
+def test_the_defaults_are_the_incumbent_where_no_tuned_file_ships() -> None:
+    from search.budget import Limit
+    from tuning._incumbent import find_incumbent
+    from tuning.space import SearchSpace
+
+    big = __import__("games").make_game("connect4", 7, 8, 4)
+    space = SearchSpace.build(big, "threats", default_depth=8)
+    incumbent = find_incumbent(None, big, "threats", space, Limit(depth=8, nodes=1000), None)
+    assert incumbent is not None and incumbent.path is None and incumbent.name == "the threats defaults"
+    assert incumbent.point == space.defaults()
+    assert find_incumbent(None, big, "threats", space, Limit(depth=8, nodes=1000), None, defaults=False) is None
+    shipped = find_incumbent(None, CONNECT4, "threats", SearchSpace.build(CONNECT4, "threats", default_depth=8),
+                             Limit(depth=8, nodes=1000), None)  # fmt: skip
+    assert shipped is not None and shipped.name == "weights/connect4-threats-tuned.json"
+    forced = find_incumbent("defaults", CONNECT4, "threats", SearchSpace.build(CONNECT4, "threats", default_depth=8),
+                            Limit(depth=8, nodes=1000), None)  # fmt: skip
+    assert forced is not None and forced.path is None

@@ -120,8 +120,8 @@ def find_incumbent(choice: Optional[str], game: KInARow, heuristic: str, space: 
     if choice is None and not path.is_file() and not defaults:
         return None
     if (choice is not None and choice.lower() == "defaults") or (choice is None and not path.is_file()):
-        point = space.defaults()
-        return Incumbent(None, space.candidate(point, budget, random_every).spec(), point, heuristic)
+        start = space.defaults()
+        return Incumbent(None, space.candidate(start, budget, random_every).spec(), start, heuristic)
     if choice is not None:
         path = resolve_weight_file(choice)  # a path, or a shipped file's name (``connect4-threats-tuned``)
     loaded, tuned = load_weight_file(str(path), game)

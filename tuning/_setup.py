@@ -168,9 +168,11 @@ def _warm_start(config: TuneConfig, space: SearchSpace, game: KInARow,
     from tuning.texel import fit_weights
 
     labels = plan.obtain(config)
-    say(f"fitting {space.heuristic}'s weights to {len(labels.train):,} labelled positions (Texel's method) ...")
+    children = labels.exact  # exact move values label every child too: seven times the data, the moves a search weighs
+    more = " and their children" if children else ""
+    say(f"fitting {space.heuristic}'s weights to {len(labels.train):,} labelled positions{more} (Texel's method) ...")
     started = time.perf_counter()
-    result = fit_weights(game, space.heuristic, labels)
+    result = fit_weights(game, space.heuristic, labels, children=children)
     point = space.defaults()
     for param in space.params:
         if param.name in result.weights:  # inside the space's bounds, which --bounds may have narrowed
@@ -178,7 +180,7 @@ def _warm_start(config: TuneConfig, space: SearchSpace, game: KInARow,
     say(f"fit ready in {time.perf_counter() - started:.0f} s: held-out loss {result.heldout_before:.4f} (defaults) -> "
         f"{result.heldout_after:.4f} on {result.heldout_size:,} positions it was not fitted to")  # fmt: skip
     record = {"labels": plan.describe_set(labels), "source": labels.source, "positions": len(labels.positions),
-              "train": len(labels.train), "heldout": labels.heldout_count, "scale": result.scale,
+              "train": result.train_size, "children": children, "heldout": labels.heldout_count, "scale": result.scale,
               "heldout_before": result.heldout_before, "heldout_after": result.heldout_after}  # fmt: skip
     return point, record
 

@@ -86,7 +86,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
     if not _in_main_thread():
         yield
         return
-    raised = []
+    raised: list[int] = []
 
     def terminate(signum: int, frame: Optional[FrameType]) -> None:
         if not raised:

@@ -339,7 +339,8 @@ class SearchSource(PlayedSource):
     def _label(self, position: Position, result: float, number: int) -> Optional[Row]:
         agent = _fresh(position.game, self.deep, 0, 0)
         agent.select_move(position)
-        score = float(agent.last_result.score) if agent.last_result is not None else 0.0
+        last = getattr(agent, "last_result", None)  # an alpha-beta agent's search result (its score)
+        score = float(last.score) if last is not None else 0.0
         if is_win_score(score):
             target = 1.0 if score > 0 else 0.0
         else:

@@ -249,12 +249,17 @@ def _margins(setup: Setup, best: Confirmation) -> str:
     """``Elo +35.7 [-6.1, +77.4] over threats, the strongest of the 7 opponents (+177.9 [...] over all 7 together)``:
     the strongest member first, since a pool carried by weak members says little."""
     e, m = best.estimate, strongest(best)
-    pooled = f"Elo {e.elo:+.1f} [{e.elo_low:+.1f}, {e.elo_high:+.1f}]"
+    pooled = _elo(e.elo, e.elo_low, e.elo_high)
     if len(setup.opponents) == 1:
         return f"{pooled} over the baseline"
     s = m.estimate
-    return (f"Elo {s.elo:+.1f} [{s.elo_low:+.1f}, {s.elo_high:+.1f}] over {m.name}, the strongest of the "
-            f"{len(setup.opponents)} opponents ({pooled} over all {len(setup.opponents)} together)")
+    return (f"{_elo(s.elo, s.elo_low, s.elo_high)} over {m.name}, the strongest of the {len(setup.opponents)} "
+            f"opponents ({pooled} over all {len(setup.opponents)} together)")
+
+
+def _elo(elo: float, low: float, high: float) -> str:
+    """``Elo +35.7 [-6.1, +77.4]`` (an even score shows as +0.0, not -0.0)."""
+    return f"Elo {elo + 0.0:+.1f} [{low + 0.0:+.1f}, {high + 0.0:+.1f}]"
 
 
 def _verdict(setup: Setup, study: optuna.Study, best: Optional[Confirmation],

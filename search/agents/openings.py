@@ -222,15 +222,14 @@ def near_moves(position: Position, radius: Optional[int]) -> list[Action]:
     game = position.game
     if radius is None or game.gravity:
         return moves
-    grid = position.board().reshape(game.rows, game.cols) != 0
-    if not grid.any():
-        grid = np.zeros_like(grid)
-        grid[game.rows // 2, game.cols // 2] = True
-    rows, cols = np.nonzero(grid)
-    near = np.zeros_like(grid)
-    for r, c in zip(rows, cols):
+    occupied = position.board().reshape(game.rows, game.cols) != 0
+    anchors = occupied.copy()
+    if not anchors.any():  # the first stone: near the centre
+        anchors[game.rows // 2, game.cols // 2] = True
+    near = np.zeros_like(anchors)
+    for r, c in zip(*np.nonzero(anchors)):
         near[max(0, r - radius) : r + radius + 1, max(0, c - radius) : c + radius + 1] = True
-    close = [m for m in moves if near[m // game.cols, m % game.cols] and not grid[m // game.cols, m % game.cols]]
+    close = [m for m in moves if near[m // game.cols, m % game.cols]]  # legal moves are empty cells already
     return close or moves
 
 
