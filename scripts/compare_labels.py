@@ -4,9 +4,11 @@ For every source (``--sources``: ``solver``, ``search``, ``selfplay``, and
 ``shipped`` for the set in ``tuning/data/``) this makes a label set within
 ``--seconds`` on all cores (:func:`tuning.labels.make_labels`, reused from
 ``OUT`` on a re-run), fits the evaluator's weights to its training part from
-the defaults (:func:`tuning.texel.fit_weights`), and plays the fit, at
-``--nodes`` a move and depth 8, against the evaluator's defaults at the same
-budget (``"alphabeta:heuristic=H,nodes=N"``, the goal's yardstick) over
+the defaults (:func:`tuning.texel.fit_weights`; an exact set's children too, as
+the tuner fits), and plays the fit, at ``--nodes`` a move and depth 8, against
+the evaluator's defaults at the same budget (``"alphabeta:heuristic=H,nodes=N"``,
+the goal's yardstick; H is the board's strongest evaluator unless
+``--heuristic`` names another) over
 ``--pairs`` paired openings.  The table gives each set's size, its
 held-out cross-entropy before and after the fit (on its own labels: not
 comparable across sources), the cross-entropy on an exact held-out set when
@@ -34,11 +36,11 @@ from scripts._args import int_range, positive_float, run_interruptible
 from scripts._files import write_text_atomic
 from scripts._report import print_machine_and_command, print_table
 from search.budget import Limit
-from tuning.label_sources import make_source
+from tuning.label_sources import make_source, strongest_default
 from tuning.labels import LabelSet, default_path, load_labels, make_labels
 from tuning.match import MatchRunner, default_workers
 from tuning.openings import make_openings
-from tuning.space import Candidate
+from tuning.space import Candidate, agent_defaults
 from tuning.texel import cross_entropy, fit_weights, targets_of
 
 SOURCES = ("solver", "search", "selfplay")
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             started = time.perf_counter()
             labels = _labels(args, game, name)
             made = time.perf_counter() - started
-            fit = fit_weights(game, args.heuristic, labels)
+            fit = fit_weights(game, args.heuristic, labels, start=agent_defaults(args.heuristic, game), children=labels.exact)
             spec = Candidate(args.heuristic, fit.weights, Limit(depth=8, nodes=args.nodes)).spec()
             match = runner.match(game, spec, baseline, openings, args.pairs, seed=args.seed)
             e = match.estimate()
@@ -99,7 +101,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.compare_labels", description=__doc__.splitlines()[0])
     add_game_arguments(parser)
     parser.add_argument("--sources", default=",".join(SOURCES), help=f"comma-separated, of {', '.join(SOURCES)}, shipped")
-    parser.add_argument("--heuristic", default="threats", help="the evaluator to fit (default threats)")
+    parser.add_argument("--heuristic", help="the evaluator to fit (default: the board's strongest, as the tuner's)")
     parser.add_argument("--seconds", type=positive_float, default=240.0, help="label budget per source (default 240)")
     parser.add_argument("--nodes", type=int_range(1), default=1000, help="node budget of the matches (default 1000)")
     parser.add_argument("--pairs", type=int_range(1, 20_000), default=200, help="pairs per match (default 200)")
@@ -110,6 +112,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.game_value = game_from_args(parser, args)
+        args.heuristic = args.heuristic or strongest_default(args.game_value)
         args.sources = [s.strip() for s in args.sources.split(",") if s.strip()]
         unknown = [s for s in args.sources if s not in (*SOURCES, "shipped")]
         if unknown:

@@ -76,6 +76,7 @@ def run_one(args: argparse.Namespace, sampler: str, seed: int) -> RunResult:
                         study=name, run_dir=run_dir, out=run_dir / "tuned.json",
                         opponents=(args.opponent,) if args.opponent else None,
                         warm_start="fit" if args.around_fit else "none", label_budget=0.0, incumbent="none",
+                        confirm_fit=False,  # the search's own best: what tells the samplers apart
                         storage=f"sqlite:///{args.out / 'samplers.db'}")  # fmt: skip
     started = time.perf_counter()
     with open(run_dir / "log.txt", "w") as log, contextlib.redirect_stdout(log):

@@ -103,9 +103,16 @@ def write_plots(study: optuna.Study, run_dir: Path, setup: Optional[Setup] = Non
 
 
 def _chosen(confirmations: Sequence[Confirmation]) -> Confirmation:
-    """The confirmation the verdict is about: the best accepted one by lower bound, else the best of all."""
+    """The confirmation the verdict is about: the best accepted one, else the best of all (to explain why not);
+    best by the lower bound against its strongest opponent, then by the pooled lower bound (a pool carried by weak
+    members says little)."""
     accepted = [c for c in confirmations if c.accepted]
-    return max(accepted or confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo))
+    return max(accepted or confirmations, key=lambda c: (strongest(c).estimate.elo_low, c.estimate.elo_low, c.estimate.elo))
+
+
+def choose(confirmations: Sequence[Confirmation]) -> Optional[Confirmation]:
+    """:func:`_chosen`, or None without a confirmation."""
+    return _chosen(confirmations) if confirmations else None
 
 
 def _progress_plot(plt: Any, study: optuna.Study, confirmations: Sequence[Confirmation]) -> Any:
@@ -198,9 +205,9 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         f"- trials in the study: {len(study.trials)} ({', '.join(f'{k.lower()} {v}' for k, v in states.items() if v)})",
         f"- this invocation: {games} games in {seconds:.0f} s ({games / max(seconds, 1e-9):.1f} games/s), seed {a.seed}",
         f"- openings: {len(setup.book.tuning)} for tuning, {len(setup.book.heldout)} held out, {setup.book.plies} plies",
-        "- fit: " + (f"Texel's method on {setup.fit['labels']}; held-out loss {setup.fit['heldout_before']:.4f} (defaults) -> "
-                     f"{setup.fit['heldout_after']:.4f}; queued after the defaults, the search looks in a box around it"
-                     if setup.fit else "none"),
+        "- fit: " + (f"Texel's method on {setup.fit['labels']}; held-out loss {_g(setup.fit['heldout_before'])} "
+                     f"(defaults) -> {_g(setup.fit['heldout_after'])}; queued after the defaults, the search looks in a "
+                     "box around it" if setup.fit else "none"),
         f"- sampler: {a.sampler_name}, pruner: {a.pruner_name}",
         "", "## Elo by trial", "", "![Elo by trial](progress.png)", "",
         "Each trial's Elo against the opponents in the search (pruned trials: from the pairs they played), and the "
@@ -211,7 +218,7 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
     for c in confirmations:
         w, d, l = c.wdl
         e = c.estimate
-        lines.append(f"| {c.trial.number} | {c.trial.values[0]:.3f} | {e.n} | {w}/{d}/{l} | {e.elo:+.1f} | "
+        lines.append(f"| {c.trial.number} | {search_score(c.trial)} | {e.n} | {w}/{d}/{l} | {e.elo:+.1f} | "
                      f"[{e.elo_low:+.1f}, {e.elo_high:+.1f}] | {e.los:.1%} |")  # fmt: skip
     if len(setup.opponents) > 1:
         lines += ["", "## Confirmation by opponent", "", "| trial | opponent | pairs | W/D/L | Elo | 95% interval |",
@@ -233,6 +240,14 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
     lines += ["Browse the study with [optuna-dashboard](https://github.com/optuna/optuna-dashboard) "
               "(`pip install optuna-dashboard`): `optuna-dashboard " + redact(a.storage) + "`", ""]
     return "\n".join(lines)
+
+
+def search_score(trial: Any) -> str:
+    """A trial's mean score in the search (a pruned trial's from the pairs it played, marked ``p``)."""
+    score = trial.user_attrs.get("score")
+    if score is None:
+        score = trial.values[0] if trial.values else math.nan
+    return f"{score:.3f}" + ("p" if trial.state == TrialState.PRUNED else "")
 
 
 def _g(value: Optional[float]) -> str:
@@ -266,7 +281,7 @@ def print_table(confirmations: list[Confirmation]) -> None:
         rows = [("all", c.pool)] + ([(m.name, m) for m in c.members] if len(c.members) > 1 else [])
         for i, (name, versus) in enumerate(rows):
             e = versus.estimate
-            search = f"{c.trial.values[0]:.3f}" if i == 0 else ""
+            search = search_score(c.trial) if i == 0 else ""
             print(f"{c.trial.number if i == 0 else '':>5} {search:>7} {name[:22]:<22} {e.n:>5} {'/'.join(map(str, versus.wdl)):>11} "
                   f"{e.elo:>+7.1f} {f'[{e.elo_low:+.1f}, {e.elo_high:+.1f}]':>18} {e.los:>6.1%}")  # fmt: skip
 

@@ -20,6 +20,7 @@ study, so a resumed run neither makes labels nor fits again.
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass, replace
@@ -39,14 +40,17 @@ from tuning._incumbent import Incumbent, find_incumbent
 from tuning._study import check_url, check_writable, create_or_load, open_storage, sampler_seed
 from tuning.config import TuneConfig
 from tuning.gauntlet import WEIGHTS_DIR, default_gauntlet, member_spec
+from tuning.label_sources import strongest_default
 from tuning.match import default_workers
 from tuning.openings import OpeningBook, cached_openings
 from tuning.progress import say
 from tuning.samplers import make_sampler
-from tuning.space import Candidate, SearchSpace, bounds_around, parse_bounds
+from tuning.space import Candidate, SearchSpace, agent_defaults, bounds_around, parse_bounds
 
 TUNED_HEURISTIC = "threats"
-"""The evaluator tuned by default: the one with the capacity for it (27 weights, every board of the family)."""
+"""The evaluator tuned by default on Connect-4 and small m,n,k boards: the strongest there, with the capacity for it
+(27 weights); where the gomoku engine plays (a free board with ``4 <= k <= 15``) its pattern table, ``gomoku``, the
+strongest there (:func:`tuning.label_sources.strongest_default`)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,7 @@ def _budget(config: TuneConfig, depth: Optional[int] = None) -> Limit:
 def prepare(config: TuneConfig) -> Setup:
     """Check everything and build the run's pieces; raises ValueError (or a domain error) with a one-line message."""
     game = make_game(config.game, config.rows, config.cols, config.k, exact_k=config.exact_k)
-    heuristic = config.heuristic or TUNED_HEURISTIC
+    heuristic = config.heuristic or strongest_default(game)
     get_spec(heuristic)  # unknown heuristic: the registry's error lists the known ones
     opponents, depth, branching = _opponents(config, game, heuristic)
     space = SearchSpace.build(game, heuristic, config.tune, config.depth_range, bounds=parse_bounds(config.bounds),
@@ -172,7 +176,8 @@ def _warm_start(config: TuneConfig, space: SearchSpace, game: KInARow,
     more = " and their children" if children else ""
     say(f"fitting {space.heuristic}'s weights to {len(labels.train):,} labelled positions{more} (Texel's method) ...")
     started = time.perf_counter()
-    result = fit_weights(game, space.heuristic, labels, children=children)
+    start = {k: v for k, v in agent_defaults(space.heuristic, game).items()}
+    result = fit_weights(game, space.heuristic, labels, children=children, start=start)
     point = space.defaults()
     for param in space.params:
         if param.name in result.weights:  # inside the space's bounds, which --bounds may have narrowed
@@ -180,16 +185,22 @@ def _warm_start(config: TuneConfig, space: SearchSpace, game: KInARow,
     say(f"fit ready in {time.perf_counter() - started:.0f} s: held-out loss {result.heldout_before:.4f} (defaults) -> "
         f"{result.heldout_after:.4f} on {result.heldout_size:,} positions it was not fitted to")  # fmt: skip
     record = {"labels": plan.describe_set(labels), "source": labels.source, "positions": len(labels.positions),
-              "train": result.train_size, "children": children, "heldout": labels.heldout_count, "scale": result.scale,
-              "heldout_before": result.heldout_before, "heldout_after": result.heldout_after}  # fmt: skip
+              "train": result.train_size, "children": children, "heldout": labels.heldout_count,
+              "scale": _json_number(result.scale), "heldout_before": _json_number(result.heldout_before),
+              "heldout_after": _json_number(result.heldout_after)}  # fmt: skip
     return point, record
+
+
+def _json_number(x: float) -> Optional[float]:
+    """``x`` rounded for a JSON record, or None where it is not finite (a set without a held-out part)."""
+    return round(x, 6) if math.isfinite(x) else None
 
 
 def _around(space: SearchSpace, warm: Mapping[str, float], *also: Mapping[str, float]) -> SearchSpace:
     """``space`` with its weights narrowed to a box around the fit (:func:`tuning.space.bounds_around`: half to
     twice each weight), stretched to hold the points in ``also`` (the defaults, the incumbent), so every queued
     start point lies inside the space the sampler models."""
-    weights = dict(get_spec(space.heuristic).defaults)
+    weights = agent_defaults(space.heuristic, space.game)
     weights.update({k: float(v) for k, v in warm.items() if k in weights})
     box = parse_bounds(bounds_around(space.game, space.heuristic, weights, low=0.5, high=2.0))
     params = []

@@ -77,6 +77,8 @@ class TuneConfig:
         label_source: how missing labels are made: ``auto`` (:func:`tuning.label_sources.default_source`),
             ``solver``, ``search`` or ``selfplay``.
         label_budget: seconds the run may spend making missing labels (0: only existing sets are used).
+        confirm_fit: confirm the fit's trial too, besides the ``confirm_top`` best of the search (a sampler study
+            turns it off to measure the search alone).
         gauntlet: ``all`` (every evaluator's defaults and every shipped tuned file) or ``defaults`` (no tuned file).
         quick: a quick look (``--quick``): :data:`QUICK`'s values where no option was given, its own study.
         incumbent: the weight file a result must beat to be called an improvement (``"none"``: no such
@@ -120,6 +122,7 @@ class TuneConfig:
     labels: Optional[str] = None
     label_source: str = "auto"
     label_budget: float = DEFAULT_LABEL_BUDGET
+    confirm_fit: bool = True
     gauntlet: str = "all"
     quick: bool = False
     incumbent: Optional[str] = None

@@ -81,7 +81,16 @@ from search.agents import AgentSpecError
 from tuning._confirm import Confirmation, confirm, export
 from tuning._incumbent import INCUMBENT_SEED_OFFSET, Challenge, challenge
 from tuning._objective import MatchObjective, ObjectiveFactory, SPSAObjective
-from tuning._report import confirmation_rows, csv_text, print_table, strongest, summary_markdown, trial_rows, write_plots
+from tuning._report import (
+    choose,
+    confirmation_rows,
+    csv_text,
+    print_table,
+    strongest,
+    summary_markdown,
+    trial_rows,
+    write_plots,
+)
 from tuning._setup import Setup, open_study, prepare
 from tuning._sigint import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated, exit_at_once_on_ctrl_c, exit_code, sigterm_as_interrupt
 from tuning._study import finished, recover, redact, stop_at
@@ -219,9 +228,9 @@ def _complete(setup: Setup, done: int, recorded: dict[str, Any]) -> int:
 
 
 def _best(confirmations: list[Confirmation]) -> Optional[Confirmation]:
-    """The confirmation to export: the best accepted one by lower bound, else the best of all (to explain why not)."""
-    accepted = [c for c in confirmations if c.accepted]
-    return max(accepted or confirmations, key=lambda c: (c.estimate.elo_low, c.estimate.elo), default=None)
+    """The confirmation to export: the best accepted one, else the best of all (to explain why not); best by the
+    lower bound against its strongest opponent, then pooled (:func:`tuning._report.choose`)."""
+    return choose(confirmations)
 
 
 def _challenge(setup: Setup, study: optuna.Study, runner: MatchRunner, progress: Progress,

@@ -51,12 +51,14 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize
 from scipy.special import expit
 
 from games import KInARow, Position
 from heuristics import Evaluator, WeightError, check_weights, get_spec
 from heuristics.spec import HeuristicSpec
+from tuning._logistic import cross_entropy as cross_entropy  # re-exported: the fit API names them
+from tuning._logistic import fit_scale as fit_scale
 from tuning.labels import LabelledPosition, LabelSet, PathLike, load_labels
 
 DEFAULT_REGULARIZATION = 1e-4
@@ -125,23 +127,6 @@ def with_children(game: KInARow, positions: Sequence[LabelledPosition]) -> list[
                 out.append(LabelledPosition(moves, position.ply, -score, {}, (value + 1) / 2))
             position.undo()
     return out
-
-
-def cross_entropy(evals: np.ndarray, targets: np.ndarray, scale: float) -> float:
-    """Mean cross-entropy of ``targets`` under ``sigmoid(evals / scale)`` (stable for any size of ``evals``)."""
-    z = evals / scale
-    return float(np.mean(targets * np.logaddexp(0.0, -z) + (1.0 - targets) * np.logaddexp(0.0, z)))
-
-
-def fit_scale(evals: np.ndarray, targets: np.ndarray) -> float:
-    """The scale that minimises the cross-entropy of fixed evaluations (a 1-D search over its logarithm)."""
-    spread = float(np.max(np.abs(evals))) if evals.size else 0.0
-    if spread == 0.0:
-        return 1.0  # every evaluation is 0: any scale gives P = 1/2
-    low, high = math.log(spread) - 25.0, math.log(spread) + 5.0
-    found = minimize_scalar(lambda t: cross_entropy(evals, targets, math.exp(t)), bounds=(low, high), method="bounded",
-                            options={"xatol": 1e-6})  # fmt: skip
-    return math.exp(float(found.x))
 
 
 class _Coordinates:
