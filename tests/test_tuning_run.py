@@ -22,9 +22,10 @@ from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 from tuning.run import EXIT_NO_IMPROVEMENT, main
 
-# 8 confirmation pairs: the fewest on which beating random is significant even with one drawn or split pair
+# 8 confirmation pairs: the fewest on which beating random is significant even with one drawn or split pair; TPE, whose
+# queued start points (incumbent, defaults, fit) these tests follow (the default, SPSA, has its own tests)
 TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "8", "--plies", "2",
-        "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress"]  # fmt: skip
+        "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress", "--sampler", "tpe"]  # fmt: skip
 
 
 def tuner(tmp: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -401,7 +402,7 @@ def test_the_objective_is_pluggable_and_a_config_runs_without_a_command_line(tmp
 
         return objective
 
-    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=8, plies=2, workers=1,
+    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=8, plies=2, workers=1, sampler="tpe",
                         nodes=300, depth_range=(1, 4), tune=("weights",), baseline="random", progress=False,
                         storage=f"sqlite:///{tmp_path / 'study.db'}", study="planted")  # fmt: skip
     assert tune(config, objective_factory=planted) == 0  # the confirmation still plays real games, against random
@@ -701,3 +702,19 @@ def test_the_defaults_are_the_incumbent_where_no_tuned_file_ships() -> None:
     forced = find_incumbent("defaults", CONNECT4, "threats", SearchSpace.build(CONNECT4, "threats", default_depth=8),
                             Limit(depth=8, nodes=1000), None)  # fmt: skip
     assert forced is not None and forced.path is None
+
+
+def test_the_default_sampler_starts_from_the_fit_and_its_last_theta_and_the_fit_are_both_confirmed(tmp_path: Path) -> None:
+    from tuning.run import TuneConfig
+
+    assert TuneConfig().sampler_name == "spsa" and TuneConfig(mode="pareto").sampler_name == "nsga2"
+    board = ["--game", "connect4", "--rows", "4", "--cols", "5", "--heuristic", "windows", "--label-budget", "5"]
+    run = tuner(tmp_path, *board, "--sampler", "spsa", "--trials", "3", "--baseline", "random", "--study", "s",
+                "--out", "t.json")  # fmt: skip
+    assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
+    done = trials(tmp_path, "s")
+    final = [t.number for t in done if t.user_attrs.get("spsa") == "final"]
+    fit = [t.number for t in done if t.user_attrs.get("start") == "texel fit"]
+    assert len(final) == 1 and len(fit) == 1 and len(done) == 5  # three iterations, the last theta, the fit
+    confirmed = (tmp_path / "runs" / "s" / "confirmation.csv").read_text()
+    assert all(f"\n{n}," in confirmed for n in final + fit)

@@ -8,7 +8,7 @@ the message, so a bad value fails before any file is written or game played.
 Example:
     >>> config = TuneConfig(heuristic="square_values", trials=5, pairs=10, nodes=300)
     >>> config.budget_nodes, config.sampler_name, config.pruner_name
-    (300, 'tpe', 'wilcoxon')
+    (300, 'spsa', 'wilcoxon')
     >>> TuneConfig(pairs=0)
     Traceback (most recent call last):
     ...
@@ -61,7 +61,7 @@ class TuneConfig:
         trials: the study's target of finished trials (all runs and workers together).
         timeout: stop starting trials after this many seconds.
         pairs: game pairs per trial, at most.
-        sampler, pruner: by name (``sampler`` None: tpe in fair mode, nsga2 in pareto mode).
+        sampler, pruner: by name (``sampler`` None: spsa in fair mode, nsga2 in pareto mode).
         storage, study: the Optuna storage URL and study name (default ``<game>-<heuristic>-<mode>``).
         seed: seeds openings, games and a fresh study's sampler.
         workers: match worker processes (None: all cores).
@@ -168,8 +168,14 @@ class TuneConfig:
 
     @property
     def sampler_name(self) -> str:
-        """The sampler to use: ``sampler``, else tpe (fair) or nsga2 (pareto)."""
-        return self.sampler or ("tpe" if self.mode == "fair" else "nsga2")
+        """The sampler to use: ``sampler``, else spsa (fair) or nsga2 (pareto).
+
+        SPSA by default in fair mode: around the fit on Connect-4 7x8, eight seeds a sampler at the same game
+        budget, its confirmed result was the steadiest (+133 Elo over the ``threats`` defaults on average, seeds
+        from +110 to +166; TPE +100, from +19 to +205; the spread differs at p = 0.01, the means do not
+        significantly; the tuning guide's sampler table).
+        """
+        return self.sampler or ("spsa" if self.mode == "fair" else "nsga2")
 
     @property
     def pruner_name(self) -> str:

@@ -245,13 +245,17 @@ def _challenge(setup: Setup, study: optuna.Study, runner: MatchRunner, progress:
 
 
 def _evaluate_spsa_theta(setup: Setup, study: optuna.Study, objective: Any) -> None:
-    """Score SPSA's current theta against the opponents as one ordinary trial (once per theta): the one to confirm."""
+    """Score SPSA's current theta against the opponents as one ordinary trial (once per theta): the one to confirm;
+    and the fit, SPSA's start, likewise (once), so the confirmation can prefer it when the steps did not help."""
     assert isinstance(study.sampler, SPSASampler)
     theta = study.sampler.current(study, setup.space.distributions())
-    done = [t for t in study.get_trials(deepcopy=False) if t.user_attrs.get("spsa") == "final" and t.params == theta]
-    if not done:
-        study.enqueue_trial(theta, user_attrs={"spsa": "final"})
-        study.optimize(objective, n_trials=1, catch=(), gc_after_trial=False)
+    points = [(theta, {"spsa": "final"})] + ([(setup.warm, {"start": "texel fit"})] if setup.warm is not None else [])
+    for point, attrs in points:
+        key, value = next(iter(attrs.items()))
+        done = [t for t in study.get_trials(deepcopy=False) if t.user_attrs.get(key) == value and t.params == point]
+        if not done:
+            study.enqueue_trial(point, user_attrs=attrs)
+            study.optimize(objective, n_trials=1, catch=(), gc_after_trial=False)
 
 
 def _margins(setup: Setup, best: Confirmation) -> str:
@@ -367,7 +371,7 @@ def _parser() -> argparse.ArgumentParser:
                    f"trials, counting earlier runs and other workers on it (default {_default('trials')})")
     t.add_argument("--timeout", type=float, help="stop starting new trials after this many seconds")
     t.add_argument("--pairs", type=int, help=f"game pairs per trial, at most (default {_default('pairs')})")
-    t.add_argument("--sampler", choices=SAMPLERS, help="default tpe (nsga2 in pareto mode)")
+    t.add_argument("--sampler", choices=SAMPLERS, help="default spsa, around the fit (nsga2 in pareto mode)")
     t.add_argument("--pruner", choices=PRUNERS, help="default wilcoxon (none in pareto mode)")
     t.add_argument("--storage", help=f"Optuna storage URL (default {_default('storage')})")
     t.add_argument("--study", help="study name (default <game>-<heuristic>-<mode>); the same name resumes")

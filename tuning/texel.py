@@ -200,7 +200,8 @@ def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.n
 def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequence[LabelledPosition]], *,
                 start: Optional[Mapping[str, float]] = None, targets: Optional[Sequence[float]] = None,
                 scale: Optional[float] = None, regularization: float = DEFAULT_REGULARIZATION,
-                heldout: Optional[float] = None, children: bool = False, max_iter: int = 500) -> FitResult:  # fmt: skip
+                heldout: Optional[float] = None, children: bool = False, prior: Optional[Mapping[str, float]] = None,
+                max_iter: int = 500) -> FitResult:  # fmt: skip
     """Fit ``heuristic``'s weights on labelled positions of ``game`` (Texel's method; see the module docstring).
 
     Args:
@@ -210,11 +211,13 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
         start: start weights by name (the rest: defaults); the scale is fitted with them.
         targets: replace the exact values as targets (one probability per position), e.g. synthetic labels.
         scale: use this logistic scale instead of fitting it.
-        regularization: strength of the pull toward the defaults (0: none).
+        regularization: strength of the pull toward the defaults, or toward ``prior`` (0: none).
         heldout: share of the positions, at the end, kept out of the fit to judge it (default: a label set's own
             split, :attr:`tuning.labels.LabelSet.heldout_count`; for a plain sequence :data:`DEFAULT_HELDOUT`).
         children: also fit the training positions' children, labelled by their exact move values
             (:func:`with_children`; exact sets only).  The held-out positions stay as they are.
+        prior: the weights the regularisation pulls toward (default: the heuristic's defaults); a tuned file's
+            weights keep a refit near a player known to be strong.
         max_iter: L-BFGS-B iterations at most.
 
     Raises:
@@ -245,17 +248,18 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
     evaluations = _Evaluations(game, heuristic, [game.position(p.moves) for p in items])
     coords = _Coordinates(spec)
     fixed_scale = scale if scale is not None else fit_scale(evaluations(w0)[:train], y[:train])
-    prior = coords.to_theta(np.array(list(spec.defaults.values())))
+    prior_weights = check_weights(heuristic, {**spec.defaults, **(prior or {})})
+    prior_theta = coords.to_theta(np.array([prior_weights[name] for name in spec.weight_names]))
 
     def objective(theta: np.ndarray) -> Any:
         weights = coords.to_weights(theta)
         evals = evaluations(weights)[:train]
-        loss = cross_entropy(evals, y[:train], fixed_scale) + regularization * float(np.sum((theta - prior) ** 2))
+        loss = cross_entropy(evals, y[:train], fixed_scale) + regularization * float(np.sum((theta - prior_theta) ** 2))
         if not evaluations.linear:
             return loss
         residual = expit(evals / fixed_scale) - y[:train]
         gradient = evaluations.features[:train].T @ residual / (train * fixed_scale) * coords.dweights(theta)
-        return loss, gradient + 2.0 * regularization * (theta - prior)
+        return loss, gradient + 2.0 * regularization * (theta - prior_theta)
 
     found = minimize(objective, coords.to_theta(w0), jac=evaluations.linear, method="L-BFGS-B", bounds=coords.bounds,
                      options={"maxiter": max_iter})  # fmt: skip
