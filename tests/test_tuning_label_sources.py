@@ -142,3 +142,18 @@ def test_version_2_rows_round_trip_and_version_1_sets_keep_a_fifth_held_out(tmp_
     again = load_labels(tmp_path / "v2.gz", TIC_TAC_TOE)
     assert [p.win_probability for p in again.positions] == [0.25, 0.75, 0.5] and again.heldout_count == 1
     assert again.heldout == again.positions[2:] and not again.exact
+
+
+def test_merging_sets_keeps_the_first_held_out_split_and_no_position_twice() -> None:
+    from scripts.merge_labels import merge
+    from tuning.labels import LabelSet
+
+    shipped = load_labels(game=CONNECT4)
+    first = LabelSet(CONNECT4, {"heldout": 20}, shipped.positions[:100])
+    second = LabelSet(CONNECT4, {"heldout": 10}, shipped.positions[60:200])  # overlaps both parts of the first
+    positions, heldout = merge([first, second])
+    assert heldout == 20 and positions[-20:] == list(first.heldout)
+    assert positions[:80] == list(first.train) and len(positions) == 200  # positions 100-199 added, 60-99 already in
+    assert len({p.moves for p in positions}) == len(positions)
+    with pytest.raises(ValueError, match="cannot merge"):
+        merge([first, load_labels(game=TIC_TAC_TOE)])
