@@ -633,7 +633,7 @@ def test_a_quick_look_plays_the_whole_pipeline_and_says_what_it_cannot_show(tmp_
     summary = (tmp_path / "runs" / "connect4-4x5x4-square_values-fair-quick" / "summary.md").read_text()
     assert "## A quick look, not a tuning run" in summary and "What it cannot show: a real improvement" in summary
     assert "the strongest of the 7 opponents" in run.stdout  # the verdict leads with the strongest member
-    assert "the square_values defaults" in summary  # no tuned file ships for 4x5: the defaults are the incumbent
+    assert "the `square_values` defaults" in summary  # no tuned file ships for 4x5: the defaults are the incumbent
     if run.returncode == EXIT_NO_IMPROVEMENT:
         assert "This was a quick look (--quick)" in run.stdout
 

@@ -200,7 +200,7 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
         + (f", node budget {a.nodes} per move for both sides" if a.mode == "fair" else ""),
         f"- opponents ({len(setup.opponents)}): " + ", ".join(f"`{n}`" for n in unique([describe(o) for o in setup.opponents])),
         f"- tuned: {', '.join(setup.space.names)}",
-        "- incumbent: " + (f"`{setup.incumbent.name}`, to be beaten in an SPRT on nElo [{a.incumbent_sprt[0]:g}, "
+        "- incumbent: " + (f"{_named(setup.incumbent)}, to be beaten in an SPRT on nElo [{a.incumbent_sprt[0]:g}, "
                            f"{a.incumbent_sprt[1]:g}] capped at {a.incumbent_pairs} pairs" if setup.incumbent else "none"),
         f"- trials in the study: {len(study.trials)} ({', '.join(f'{k.lower()} {v}' for k, v in states.items() if v)})",
         f"- this invocation: {games} games in {seconds:.0f} s ({games / max(seconds, 1e-9):.1f} games/s), seed {a.seed}",
@@ -248,6 +248,11 @@ def search_score(trial: Any) -> str:
     if score is None:
         score = trial.values[0] if trial.values else math.nan
     return f"{score:.3f}" + ("p" if trial.state == TrialState.PRUNED else "")
+
+
+def _named(incumbent: Any) -> str:
+    """``the `threats` defaults`` or a file name in backticks."""
+    return f"the `{incumbent.heuristic}` defaults" if incumbent.path is None else f"`{incumbent.name}`"
 
 
 def _g(value: Optional[float]) -> str:
