@@ -41,7 +41,7 @@ from typing import Any, Callable, ClassVar, Optional, Sequence
 import numpy as np
 
 from games import KInARow, Position
-from games._board import _cell_of, _wins_through
+from games._board import _wins_through
 from heuristics import get_spec
 from search.agents import AgentType, make_agent
 from search.agents.openings import canonical_key, default_opening_radius, random_move
@@ -73,11 +73,19 @@ class Row:
 
 
 def immediate_win(position: Position, player: int) -> bool:
-    """True if ``player`` (0 or 1) would win by putting a stone on some cell playable now."""
-    game, board = position.game, position._board.copy()
-    heights, rules = position._heights, game.rules
+    """True if ``player`` (0 or 1) would win by putting a stone on some cell playable now.
+
+    The side not to move cannot be played for through :class:`games.Position`, so the stone goes on a copy of
+    the board and the rules' own win test (the games package's kernel) judges it.
+    """
+    game = position.game
+    grid = position.board()
+    board, rules = grid.ravel(), game.rules
     for action in position.legal_moves():
-        cell = _cell_of(action, heights, rules)
+        if game.gravity:  # the lowest empty cell of the column (row 0 is the top)
+            cell = int(np.flatnonzero(grid[:, action] == 0)[-1]) * game.cols + action
+        else:
+            cell = action
         board[cell] = player + 1
         won = _wins_through(board, rules, cell)
         board[cell] = 0
