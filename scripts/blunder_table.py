@@ -1,7 +1,8 @@
-"""Blunder rates of several agents on one label set, as a Markdown table (the README's numbers).
+"""Blunder rates of several agents on one label set's held-out positions, as a Markdown table (the guide's numbers).
 
     python -m scripts.blunder_table                       # the shipped agents at 1000 nodes, Connect-4 6x7
     python -m scripts.blunder_table rules random --game tictactoe
+    python -m scripts.blunder_table --positions all       # every position, the fitted ones too (flatters a fit)
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ import sys
 from typing import Optional, Sequence
 
 from games.cli import add_game_arguments, game_from_args
-from tuning.blunders import BlunderReport, blunder_rate, spread
+from tuning.blunders import POSITIONS, BlunderReport, blunder_rate, chosen_positions, describe_positions, spread
 from tuning.labels import default_path, load_labels
 
 DEFAULT_AGENTS = (
     "alphabeta:heuristic=square_values,nodes=1000",
     "alphabeta:heuristic=c4_features,nodes=1000",
     "alphabeta:weights=weights/connect4-c4_features-tuned.json,nodes=1000",
+    "alphabeta:heuristic=threats,nodes=1000",
+    "weights/connect4-threats-tuned.json",
     "rules",
     "random",
 )
@@ -46,16 +49,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("agents", nargs="*", default=list(DEFAULT_AGENTS), help="agent specs or weight files")
     add_game_arguments(parser)
     parser.add_argument("--data", help="a label file (default: the shipped set of the game)")
+    parser.add_argument("--positions", choices=POSITIONS, default="heldout",
+                        help="heldout: the set's held-out split, positions no fit used (default); all; train")
     parser.add_argument("--limit", type=int, help="at most this many positions, evenly spread")
     args = parser.parse_args(argv)
     try:
         game = game_from_args(parser, args)
         labels = load_labels(args.data or default_path(game), game)
-        positions = spread(labels.positions, args.limit)
+        positions = spread(chosen_positions(labels, args.positions), args.limit)
         reports = [blunder_rate(spec, labels, positions=positions) for spec in args.agents]
     except ValueError as exc:
         parser.error(str(exc))
-    print(f"{len(positions)} positions of {game} from {args.data or default_path(game).name}\n")
+    print(f"{describe_positions(labels, args.positions, len(positions))}, {args.data or default_path(game).name}\n")
     print(table(reports, args.agents))
     return 0
 

@@ -14,6 +14,14 @@ interval: the rule is beaten only where that interval lies above 0.
 Studies live in ``OUT/samplers.db``: re-running the same command resumes
 (finished runs and confirmations are reused).
 
+``--around-fit`` compares the samplers as the default run uses them: the
+weights fitted to the board's labels queued after the defaults, the search
+in a box around the fit, CMA-ES and SPSA starting from it (the labels must
+exist: shipped, cached, or made once with ``python -m tuning.labels``).
+``--opponent SPEC`` plays and confirms against that one agent instead of the
+gauntlet, so the table reads as the margin over it (the strongest member's
+defaults, say); ``--game``, ``--rows``, ``--cols``, ``--k`` pick the board.
+
 Run it with ``python -m scripts.compare_samplers [--samplers tpe,cmaes,gp,spsa,onepercent,random]
 [--seeds 5] [--trials 20] [--pairs 20] [--confirm-pairs 50] [--out runs/samplers]``.
 """
@@ -33,6 +41,7 @@ from typing import Optional, Sequence
 
 from scipy import stats
 
+from games.cli import add_game_arguments
 from scripts._args import non_negative_int, positive_int, writable_dir
 from scripts._files import write_text_atomic
 from scripts._report import print_machine_and_command, print_table
@@ -61,10 +70,14 @@ def run_one(args: argparse.Namespace, sampler: str, seed: int) -> RunResult:
     name = f"{sampler}-s{seed}"
     run_dir = args.out / name
     run_dir.mkdir(parents=True, exist_ok=True)
-    config = TuneConfig(game="connect4", heuristic=args.heuristic, sampler=sampler, seed=seed, pruner="none",
-                        trials=args.trials, pairs=args.pairs, confirm_top=1, confirm_pairs=args.confirm_pairs,
-                        nodes=args.nodes, workers=args.workers, progress=False, study=name, run_dir=run_dir,
-                        out=run_dir / "tuned.json", storage=f"sqlite:///{args.out / 'samplers.db'}")  # fmt: skip
+    config = TuneConfig(game=args.game, rows=args.rows, cols=args.cols, k=args.k, exact_k=args.exact_k, heuristic=args.heuristic,
+                        sampler=sampler, seed=seed, pruner="none", trials=args.trials, pairs=args.pairs, confirm_top=1,
+                        confirm_pairs=args.confirm_pairs, nodes=args.nodes, workers=args.workers, progress=False,
+                        study=name, run_dir=run_dir, out=run_dir / "tuned.json",
+                        opponents=(args.opponent,) if args.opponent else None,
+                        warm_start="fit" if args.around_fit else "none", label_budget=0.0, incumbent="none",
+                        confirm_fit=False,  # the search's own best: what tells the samplers apart
+                        storage=f"sqlite:///{args.out / 'samplers.db'}")  # fmt: skip
     started = time.perf_counter()
     with open(run_dir / "log.txt", "w") as log, contextlib.redirect_stdout(log):
         code = tune(config)
@@ -157,6 +170,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--confirm-pairs", type=positive_int, default=50, help="held-out openings per member (default 50)")
     parser.add_argument("--nodes", type=positive_int, default=1000, help="node budget per move (default 1000)")
     parser.add_argument("--heuristic", help="the evaluator to tune (default: the tuner's default)")
+    add_game_arguments(parser)
+    parser.add_argument("--around-fit", action="store_true",
+                        help="start from the fit to the board's labels and search a box around it, as the default run does")
+    parser.add_argument("--opponent", help="play and confirm against this one agent spec instead of the gauntlet")
     parser.add_argument("--workers", type=positive_int, help="match workers (default: all cores)")
     parser.add_argument("--out", type=writable_dir, default=Path("runs/samplers"), help="output folder (default runs/samplers)")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown")

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The tuner keeps openings and label sets in the user's cache (tuning._cache).  The suite keeps its own, one per
+# process (and the commands its tests start inherit it), so no test reads what a user made or writes into their home.
+_CACHE = tempfile.mkdtemp(prefix="alphabeta-gym-test-cache-")
+os.environ["ALPHABETA_GYM_CACHE"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -61,9 +62,31 @@ def test_cli_reports_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perfect", "--game", "tictactoe", "--json", "--limit", "100"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["overall"]["moves"] == 100 and report["overall"]["blunders"] == 0
-    assert main(["random", "--game", "tictactoe", "--band-width", "3"]) == 0
+    assert main(["random", "--game", "tictactoe", "--band-width", "3", "--positions", "all"]) == 0
     out = capsys.readouterr().out
     assert "95% Wilson" in out and "plies  0-2" in out and "plies  6-8" in out
+    assert "on 627 positions (training and held-out)" in out
+
+
+def test_the_rate_is_measured_on_the_held_out_positions_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    labels = load_labels(game=CONNECT4)
+    assert labels.heldout_count == 1600 and labels.heldout == labels.positions[-1600:]  # a version 1 file: the last fifth
+    assert main(["random", "--limit", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "on 40 held-out positions (not used by any fit)" in out and "in 40 moves" in out
+    assert main(["random", "--limit", "40", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["positions"] == "heldout"
+
+
+def test_a_set_without_exact_move_values_gives_no_blunder_rate(tmp_path) -> None:
+    from tuning.labels import write_labels
+
+    inexact = tmp_path / "outcomes.jsonl.gz"
+    header = {"format": "alphabeta-gym-labels", "version": 2, "game": TIC_TAC_TOE.to_record(), "source": {"name": "selfplay"}}
+    one = load_labels(game=TIC_TAC_TOE).positions[1].moves  # a position after one move
+    write_labels(inexact, header, [("", 0, None, 0.5), (one, 1, None, 1.0)])
+    with pytest.raises(ValueError, match="need exact move values; this set holds selfplay labels"):
+        blunder_rate("random", load_labels(inexact, TIC_TAC_TOE))
 
 
 @pytest.mark.parametrize(
@@ -83,3 +106,19 @@ def test_cli_bad_arguments_exit_2_with_one_line(args: list[str], message: str, c
     assert exc.value.code == 2
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert message in last and last.startswith("python -m tuning.blunders: error:")
+
+
+def test_write_stores_the_held_out_rate_in_the_weight_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from heuristics import load_weights
+
+    copy = tmp_path / "w.json"
+    shutil.copy(Path(__file__).resolve().parents[1] / "weights" / "tictactoe-windows.json", copy)
+    assert main([str(copy), "--game", "tictactoe", "--write"]) == 0
+    record = load_weights(copy).provenance["blunders"]
+    assert record["positions"] == "heldout" and record["count"] == 125 and 0 <= record["ci_low"] <= record["rate"]
+    assert "held-out" in record["note"]
+    with pytest.raises(SystemExit):
+        main(["random", "--game", "tictactoe", "--write"])  # not a weight file
+    assert "--write needs a weight file" in capsys.readouterr().err

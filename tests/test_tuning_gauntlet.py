@@ -45,7 +45,7 @@ def _planted(setup, study, runner, progress):
 
 
 def _config(tmp_path: Path, study: str, opponents: tuple[str, ...]) -> TuneConfig:
-    return TuneConfig(heuristic="square_values", tune=("depth",), depth_range=(1, 2), trials=2, pairs=2, confirm_top=1,
+    return TuneConfig(heuristic="square_values", tune=("depth",), depth_range=(1, 2), trials=2, pairs=2, confirm_top=1, sampler="tpe",
                       confirm_pairs=8, plies=2, workers=1, nodes=300, opponents=opponents, progress=False,
                       storage=f"sqlite:///{tmp_path / 'study.db'}", study=study)  # fmt: skip
 

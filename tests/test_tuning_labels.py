@@ -35,7 +35,7 @@ def test_cli_end_to_end_is_deterministic_and_agrees_with_the_solver(tmp_path: Pa
         assert done.returncode == 0, done.stderr
     assert first.read_bytes() == second.read_bytes()  # same seed, same bytes (zero gzip timestamp)
     labels = load_labels(first, CONNECT4)
-    assert len(labels.positions) == 6 and labels.header["seed"] == 3 and labels.header["solver"]["mode"] == "strong"
+    assert len(labels.positions) == 6 and labels.header["seed"] == 3 and labels.header["source"]["name"] == "solver"
     assert "--count 6" in labels.header["command"]
     solver = Solver(CONNECT4, tt_size=1 << 16)
     for index, labelled in enumerate(labels.positions):
@@ -109,7 +109,12 @@ def test_shipped_connect4_set_covers_every_phase_and_spot_checks_against_the_sol
         (["--game", "chess", "--count", "3", "--out", "x.gz"], "chess"),
         (["--count", "3", "--min-ply", "42", "--out", "x.gz"], "--min-ply 42"),
         (["--count", "3", "--out", "/no/such/folder/x.gz"], "does not exist"),
-        (["--game", "mnk", "--rows", "9", "--cols", "9", "--k", "5", "--count", "3", "--out", "x.gz"], "(rows + 1) * cols"),
+        (["--game", "mnk", "--rows", "9", "--cols", "9", "--k", "5", "--source", "solver", "--count", "3", "--out", "x.gz"],
+         "(rows + 1) * cols"),
+        (["--game", "tictactoe", "--source", "oracle", "--count", "3", "--out", "x.gz"], "unknown label source 'oracle'"),
+        (["--game", "tictactoe", "--out", "x.gz"], "give --count"),
+        (["--game", "tictactoe", "--time", "0", "--out", "x.gz"], "--time 0"),
+        (["--game", "tictactoe", "--count", "3", "--heldout", "1", "--out", "x.gz"], "--heldout 1"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

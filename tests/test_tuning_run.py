@@ -22,9 +22,10 @@ from tests.inprocess import run_main
 from tests.interrupts import default_sigint
 from tuning.run import EXIT_NO_IMPROVEMENT, main
 
-# 8 confirmation pairs: the fewest on which beating random is significant even with one drawn or split pair
+# 8 confirmation pairs: the fewest on which beating random is significant even with one drawn or split pair; TPE, whose
+# queued start points (incumbent, defaults, fit) these tests follow (the default, SPSA, has its own tests)
 TINY = ["--heuristic", "square_values", "--pairs", "3", "--confirm-top", "2", "--confirm-pairs", "8", "--plies", "2",
-        "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress"]  # fmt: skip
+        "--workers", "1", "--nodes", "300", "--depth-range", "1,4", "--no-progress", "--sampler", "tpe"]  # fmt: skip
 
 
 def tuner(tmp: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -268,9 +269,11 @@ def test_an_exported_file_is_an_env_opponent(tmp_path: Path) -> None:
 
 
 def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env: Optional[dict[str, str]] = None,
-                            settle: float = 1.0) -> subprocess.CompletedProcess[str]:  # fmt: skip
+                            settle: float = 1.0, signum: int = signal.SIGINT, group: bool = True,
+                            seen: Optional[set[int]] = None) -> subprocess.CompletedProcess[str]:  # fmt: skip
     """Start ``command`` in its own process group, wait until ``ready()`` and ``settle`` seconds more, check that it
-    still runs, then Ctrl-C the group as a terminal does."""
+    still runs, then send ``signum``: to the whole group (``group``, as a terminal's Ctrl-C does) or to the command
+    alone (as ``kill PID`` and job schedulers do).  ``seen`` collects the command's child processes (its workers)."""
     process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                                start_new_session=True, preexec_fn=default_sigint)  # fmt: skip
     try:
@@ -280,7 +283,12 @@ def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env:
             time.sleep(0.5)
         time.sleep(settle)
         assert process.poll() is None, process.communicate()
-        os.killpg(process.pid, signal.SIGINT)
+        if seen is not None:
+            seen.update(_children(process.pid))
+        if group:
+            os.killpg(process.pid, signum)
+        else:
+            os.kill(process.pid, signum)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
@@ -288,9 +296,34 @@ def _interrupt_when_playing(command: list[str], cwd: Optional[Path], ready, env:
     return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
-def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "tuning.run", *TINY, "--storage", f"sqlite:///{tmp_path / 'study.db'}",
-               "--study", "c", "--trials", "200", "--pairs", "30", "--plies", "4", "--workers", "2", "--out", "t.json"]  # fmt: skip
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(("signum", "group", "code", "word"),
+                         [(signal.SIGINT, True, 130, "interrupted"),  # Ctrl-C in a terminal: the whole process group
+                          (signal.SIGTERM, False, 143, "terminated")])  # timeout, kill, a job scheduler: the tuner alone
+def test_ctrl_c_or_sigterm_ends_the_tuner_with_one_message_and_stops_its_workers(tmp_path: Path, signum: int, group: bool,
+                                                                                 code: int, word: str) -> None:  # fmt: skip
+    command = [sys.executable, "-m", "tuning.run", *[a for a in TINY if a != "--no-progress"], "--storage",
+               f"sqlite:///{tmp_path / 'study.db'}", "--study", "c", "--trials", "200", "--pairs", "30", "--plies", "4",
+               "--workers", "2", "--out", "t.json"]  # fmt: skip
 
     def playing() -> bool:
         try:
@@ -298,12 +331,27 @@ def test_ctrl_c_ends_the_tuner_with_one_message_and_exit_130(tmp_path: Path) -> 
         except Exception:  # no study yet
             return False
 
-    done = _interrupt_when_playing(command, tmp_path, playing)
-    assert done.returncode == 130, done.stderr
-    assert "Traceback" not in done.stderr and "interrupted" in done.stderr
-    assert len(done.stderr.strip().splitlines()) <= 4, done.stderr  # the start-up lines and one message
-    left = trials(tmp_path, "c")
-    assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
+    workers: set[int] = set()
+    try:
+        done = _interrupt_when_playing(command, tmp_path, playing, signum=signum, group=group, seen=workers)
+        assert done.returncode == code, done.stderr
+        assert "Traceback" not in done.stderr and "leaked" not in done.stderr, done.stderr
+        lines = done.stderr.split("\n")  # the bar redraws its line with carriage returns: a message must follow a newline
+        assert any(line.startswith(f"tuning.run: {word}") for line in lines), done.stderr
+        bar = next(i for i, line in enumerate(lines) if "games [" in line)  # after the start-up lines: one message
+        assert len([line for line in lines[bar:] if line.startswith("tuning.run: ")]) == 1, done.stderr
+        left = trials(tmp_path, "c")
+        assert not [t for t in left if t.state == optuna.trial.TrialState.RUNNING]  # the trial under way was failed
+        assert [t for t in left if t.state == optuna.trial.TrialState.FAIL and t.params]  # and is queued on a resume
+        assert len(workers) >= 2
+        deadline = time.time() + 20
+        while any(_alive(w) for w in workers) and time.time() < deadline:
+            time.sleep(0.2)
+        assert not [w for w in workers if _alive(w)], "worker processes outlived the tuner"
+    finally:
+        for worker in workers:  # never leave an orphan behind, whatever failed
+            if _alive(worker):
+                os.kill(worker, signal.SIGKILL)
 
 
 @pytest.mark.slow  # a match started, then interrupted: about 10 s (the tuner's own Ctrl-C test stays in the default run)
@@ -354,7 +402,7 @@ def test_the_objective_is_pluggable_and_a_config_runs_without_a_command_line(tmp
 
         return objective
 
-    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=8, plies=2, workers=1,
+    config = TuneConfig(heuristic="square_values", trials=6, pairs=3, confirm_top=1, confirm_pairs=8, plies=2, workers=1, sampler="tpe",
                         nodes=300, depth_range=(1, 4), tune=("weights",), baseline="random", progress=False,
                         storage=f"sqlite:///{tmp_path / 'study.db'}", study="planted")  # fmt: skip
     assert tune(config, objective_factory=planted) == 0  # the confirmation still plays real games, against random
@@ -398,12 +446,44 @@ def test_a_warm_start_queues_the_texel_fit_after_the_defaults(tmp_path: Path) ->
     assert second.params != first.params
 
 
-def test_a_warm_start_needs_a_label_set_for_the_game(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_a_fit_without_labels_fails_before_any_opening_naming_the_boards_and_the_command(tmp_path: Path, monkeypatch,
+                                                                                           capsys) -> None:  # fmt: skip
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_info:
         main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--game", "mnk", "--rows", "9", "--cols", "9",
-              "--k", "5", "--heuristic", "windows", "--warm-start", "fit"])  # fmt: skip
-    assert exit_info.value.code == 2 and "9x9" in capsys.readouterr().err.strip().splitlines()[-1]
+              "--k", "5", "--heuristic", "windows", "--warm-start", "fit", "--label-budget", "0"])  # fmt: skip
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert exit_info.value.code == 2 and "9x9" in last and "--label-budget 0" in last
+    assert "connect4-6x7 (shipped)" in last and "python -m tuning.labels --game mnk --rows 9 --cols 9 --k 5" in last
+    assert "drawing" not in err  # before any opening is drawn
+    assert not (tmp_path / "db.sqlite").exists() and not (tmp_path / "runs").exists()  # and nothing left behind
+
+
+def test_a_missing_label_file_fails_before_any_opening(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*TINY, "--storage", f"sqlite:///{tmp_path / 'db.sqlite'}", "--labels", "nowhere.jsonl.gz"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "nowhere.jsonl.gz: no such label file" in err.strip().splitlines()[-1]
+    assert "drawing" not in err and not (tmp_path / "db.sqlite").exists()
+
+
+def test_a_fit_on_a_board_without_labels_makes_them_first_and_the_next_run_reuses_them(tmp_path: Path) -> None:
+    board = ["--game", "connect4", "--rows", "4", "--cols", "5", "--heuristic", "windows", "--warm-start", "fit", "--label-budget", "5"]
+    first = tuner(tmp_path, *board, "--trials", "2", "--baseline", "random", "--study", "made", "--out", "t.json")
+    assert first.returncode in (0, EXIT_NO_IMPROVEMENT), first.stderr
+    err = first.stderr
+    # it says what it will do and for how long before drawing the openings, then makes the set, fits, draws
+    assert err.index("making them with the solver source for 5 s") < err.index("tuning.run: labelled ") < err.index("tuning.run: fitting") \
+        < err.index("drawing")
+    cached = Path(os.environ["ALPHABETA_GYM_CACHE"]) / "labels" / "connect4-4x5-solver.labels.jsonl.gz"
+    assert cached.is_file()
+    fitted = [t for t in trials(tmp_path, "made") if t.user_attrs.get("start") == "texel fit"]
+    assert len(fitted) == 1
+    again = tuner(tmp_path, *board, "--trials", "1", "--baseline", "random", "--study", "again", "--out", "u.json")
+    assert again.returncode in (0, EXIT_NO_IMPROVEMENT), again.stderr
+    assert "connect4-4x5-solver.labels.jsonl.gz (Texel's method" in again.stderr and "making" not in again.stderr
 
 
 def test_the_shipped_threats_file_beat_every_default_and_the_file_it_replaced() -> None:
@@ -533,3 +613,108 @@ def test_the_eta_comes_from_the_trials_cost_not_the_planned_games() -> None:
     # 57 trials left at the mean 4 s each, then 2000 games at the 200 games / 12 s observed
     assert bar.eta() == pytest.approx(57 * 4.0 + 2000 / (200 / 12.0))
     assert bar.status().startswith("trials 3/60, 16.7 games/s, ETA 0:05:48")
+
+
+def test_quick_fills_its_preset_only_where_no_option_was_given() -> None:
+    from tuning.config import QUICK
+    from tuning.run import _parser, config_from_args
+
+    config = config_from_args(_parser().parse_args(["--quick", "--trials", "9"]))
+    assert config.quick and config.trials == 9  # given: kept
+    assert (config.pairs, config.confirm_pairs, config.incumbent_pairs, config.label_budget) == (
+        QUICK["pairs"], QUICK["confirm_pairs"], QUICK["incumbent_pairs"], 0.0)  # the rest: the preset
+    plain = config_from_args(_parser().parse_args([]))
+    assert not plain.quick and plain.trials == 60 and plain.pairs == 80
+
+
+def test_a_quick_look_plays_the_whole_pipeline_and_says_what_it_cannot_show(tmp_path: Path) -> None:
+    run = tuner(tmp_path, "--quick", "--game", "connect4", "--rows", "4", "--cols", "5", "--trials", "2")
+    assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
+    summary = (tmp_path / "runs" / "connect4-4x5x4-square_values-fair-quick" / "summary.md").read_text()
+    assert "## A quick look, not a tuning run" in summary and "What it cannot show: a real improvement" in summary
+    assert "the strongest of the 7 opponents" in run.stdout  # the verdict leads with the strongest member
+    assert "the `square_values` defaults" in summary  # no tuned file ships for 4x5: the defaults are the incumbent
+    if run.returncode == EXIT_NO_IMPROVEMENT:
+        assert "This was a quick look (--quick)" in run.stdout
+
+
+def test_a_pruned_trial_shows_its_estimate_not_its_last_pair() -> None:
+    from tuning._report import trial_rows
+
+    study = optuna.create_study(direction="maximize")
+    trial = study.ask()
+    for step, score in enumerate((0.75, 1.0, 0.5, 1.0)):  # the last pair was a double win
+        trial.report(score, step)
+    trial.set_user_attr("score", 0.8125)  # what record() keeps: the mean over the pairs played
+    trial.set_user_attr("elo", 117.0)
+    study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+    assert study.trials[0].value == 1.0  # Optuna keeps the last report as a pruned trial's value
+    (row,) = trial_rows(study)
+    assert row["state"] == "PRUNED" and row["score"] == 0.8125 and row["elo"] == 117.0
+
+
+def test_the_bar_plans_for_the_trials_the_timeout_leaves_room_for() -> None:
+    from tuning.progress import Progress
+
+    now = [0.0]
+    bar = Progress(total=60 * 160, enabled=False, trials=60, tail=600, clock=lambda: now[0], timeout=100.0)
+    for _ in range(3):  # three trials of 10 s and 20 games each
+        now[0] += 10.0
+        bar.advance(20)
+        bar.trial_done()
+    # 70 s left at 10 s a trial: room for 7 trials, not 57; then 600 games at 60 games / 30 s
+    assert bar.trials_left() == 7
+    assert bar.eta() == pytest.approx(7 * 10.0 + 600 / 2.0)
+    assert "trials 3/60 (--timeout leaves room for 10)" in bar.status()
+    now[0] = 200.0  # past the timeout: nothing left to start
+    assert bar.trials_left() == 0
+
+
+def test_the_margin_over_the_strongest_opponent_leads_the_verdict() -> None:
+    from types import SimpleNamespace
+
+    from tuning._confirm import Confirmation, Versus
+    from tuning.run import _margins
+
+    weak = Versus("square_values", (20, 0, 0), (0, 0, 0, 0, 10))
+    strong = Versus("threats", (9, 2, 9), (1, 2, 4, 2, 1))
+    pool = Versus("pool", (29, 2, 9), (1, 2, 4, 2, 11))
+    best = Confirmation(SimpleNamespace(number=4), None, pool, (weak, strong))  # type: ignore[arg-type]
+    text = _margins(SimpleNamespace(opponents=("a", "b")), best)  # type: ignore[arg-type]
+    assert text.startswith("Elo +0.0 [") and "over threats, the strongest of the 2 opponents" in text
+    assert text.index("threats") < text.index("over all 2 together")
+
+
+def test_the_defaults_are_the_incumbent_where_no_tuned_file_ships() -> None:
+    from search.budget import Limit
+    from tuning._incumbent import find_incumbent
+    from tuning.space import SearchSpace
+
+    big = __import__("games").make_game("connect4", 7, 8, 4)
+    space = SearchSpace.build(big, "threats", default_depth=8)
+    incumbent = find_incumbent(None, big, "threats", space, Limit(depth=8, nodes=1000), None)
+    assert incumbent is not None and incumbent.path is None and incumbent.name == "the threats defaults"
+    assert incumbent.point == space.defaults()
+    assert find_incumbent(None, big, "threats", space, Limit(depth=8, nodes=1000), None, defaults=False) is None
+    shipped = find_incumbent(None, CONNECT4, "threats", SearchSpace.build(CONNECT4, "threats", default_depth=8),
+                             Limit(depth=8, nodes=1000), None)  # fmt: skip
+    assert shipped is not None and shipped.name == "weights/connect4-threats-tuned.json"
+    forced = find_incumbent("defaults", CONNECT4, "threats", SearchSpace.build(CONNECT4, "threats", default_depth=8),
+                            Limit(depth=8, nodes=1000), None)  # fmt: skip
+    assert forced is not None and forced.path is None
+
+
+def test_the_default_sampler_starts_from_the_fit_and_its_last_theta_and_the_fit_are_both_confirmed(tmp_path: Path) -> None:
+    from tuning.run import TuneConfig
+
+    assert TuneConfig().sampler_name == "spsa" and TuneConfig(mode="pareto").sampler_name == "nsga2"
+    board = ["--game", "connect4", "--rows", "4", "--cols", "5", "--heuristic", "windows", "--label-budget", "5"]
+    run = tuner(tmp_path, *board, "--sampler", "spsa", "--trials", "3", "--baseline", "random", "--study", "s",
+                "--out", "t.json")  # fmt: skip
+    assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
+    done = trials(tmp_path, "s")
+    final = [t.number for t in done if t.user_attrs.get("spsa") == "final"]
+    fit = [t.number for t in done if t.user_attrs.get("start") == "texel fit"]
+    assert len(final) == 1 and len(fit) == 1 and len(done) == 5  # three iterations, the last theta, the fit
+    confirmed = (tmp_path / "runs" / "s" / "confirmation.csv").read_text()
+    assert all(f"\n{n}," in confirmed for n in final + fit)

@@ -1,7 +1,8 @@
-"""Self-play tuning: match statistics (:mod:`tuning.stats`), openings, paired matches and the Optuna tuner.
+"""Self-play tuning: match statistics (:mod:`tuning.stats`), openings, paired matches, labels and the Optuna tuner.
 
-Command lines: ``python -m tuning.match A B`` plays two agents; ``python -m tuning.run`` tunes a
-heuristic's weights, branching factor and depth and exports a confirmed weight file.
+Command lines: ``python -m tuning.match A B`` plays two agents; ``python -m tuning.labels`` makes a labelled
+position set for any board; ``python -m tuning.run`` fits a heuristic's weights to labels, searches around the
+fit, and exports a weight file confirmed on held-out openings and tested against the incumbent.
 """
 
 __distribution__ = "alphabeta-gym"  # games._commands.check_packages reads this line

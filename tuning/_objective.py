@@ -76,12 +76,17 @@ class MatchObjective:
 
 
 def record(trial: optuna.Trial, result: MatchResult) -> None:
-    """Keep a trial's match in its user attributes (games, pentanomial counts, Elo, nodes per move)."""
+    """Keep a trial's match in its user attributes: games, pentanomial counts, mean score, Elo with its interval,
+    nodes per move.  A pruned trial's value in Optuna is its last report (one pair's score, e.g. 1.0); these are
+    the estimate from every pair it played, which the tables and plots show."""
     estimate = result.estimate()
     trial.set_user_attr("pairs", len(result.pairs))
     trial.set_user_attr("games", result.games)
     trial.set_user_attr("pentanomial", result.pentanomial)
+    trial.set_user_attr("score", round(result.score, 6))
     trial.set_user_attr("elo", finite(estimate.elo))
+    trial.set_user_attr("elo_low", finite(estimate.elo_low))
+    trial.set_user_attr("elo_high", finite(estimate.elo_high))
     trial.set_user_attr("nodes_per_move", round(result.nodes_per_move(0), 1))
 
 

@@ -92,10 +92,15 @@ def check_url(url: str) -> None:
 
 
 def check_writable(path: Path) -> None:
-    """Fail now, not after an hour of games, if ``path`` cannot be written (a probe file beside it, removed at once)."""
+    """Fail now, not after an hour of games, if ``path`` cannot be written: a probe file in its nearest existing
+    folder, removed at once.  No folder is made (a run refused later leaves nothing behind)."""
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=path.parent)
+        if not folder.is_dir():
+            raise NotADirectoryError(20, f"{folder} is not a folder")
+        handle, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
         os.close(handle)
         os.unlink(probe)
     except OSError as error:
@@ -111,6 +116,7 @@ def open_storage(url: str) -> optuna.storages.RDBStorage:
         path = Path(url[len("sqlite:///") :].split("?", 1)[0])
         if str(path) not in ("", ":memory:"):
             check_writable(path)
+            path.parent.mkdir(parents=True, exist_ok=True)  # SQLite makes the file, not its folder
     engine_kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {"pool_pre_ping": True}
     for attempt in range(5):
         try:

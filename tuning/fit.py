@@ -5,6 +5,12 @@ Examples::
     python -m tuning.fit --heuristic c4_features                                   # the shipped Connect-4 set
     python -m tuning.fit --heuristic c4_features --out weights/connect4-c4_features-texel.json
     python -m tuning.fit --game tictactoe --heuristic windows --data my.labels.jsonl.gz
+    python -m tuning.fit --game connect4 --rows 7 --cols 8 --heuristic threats     # the cached set of the board
+
+The fit uses the set's training positions only (its held-out split judges
+it), and, where the labels are exact, every position one move away from a
+training position too, labelled by that move's exact value
+(:func:`tuning.texel.with_children`; ``--no-children`` turns it off).
 
 The weight file (:func:`heuristics.save_weights`, written atomically) records
 the fit in its provenance: the data file and its header's seed and command,
@@ -27,7 +33,7 @@ from games.cli import add_game_arguments, game_from_args
 from heuristics import WeightFile, get_spec, save_weights
 from search.budget import Limit, load_weight_file
 from tuning._sigint import exit_at_once_on_ctrl_c
-from tuning.labels import LabelSet, default_path, load_labels
+from tuning.labels import LabelSet, default_path, find_labels, load_labels
 from tuning.texel import DEFAULT_HELDOUT, DEFAULT_REGULARIZATION, FitResult, fit_weights
 
 
@@ -40,8 +46,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", help="write the fitted weights to this weight file (default: print only)")
     parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
                         help=f"pull toward the defaults (default {DEFAULT_REGULARIZATION})")  # fmt: skip
-    parser.add_argument("--heldout", type=float, default=DEFAULT_HELDOUT,
-                        help=f"share of positions held out to judge the fit (default {DEFAULT_HELDOUT})")  # fmt: skip
+    parser.add_argument("--heldout", type=float,
+                        help="share of positions held out to judge the fit (default: the set's own split, "
+                        f"else {DEFAULT_HELDOUT})")  # fmt: skip
+    parser.add_argument("--no-children", action="store_true",
+                        help="fit the positions only: by default an exact set also labels every position one move "
+                        "away from a training position, by that move's exact value")  # fmt: skip
     return parser
 
 
@@ -83,10 +93,10 @@ def _fit(parser: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[KIn
             if loaded.heuristic != args.heuristic:
                 parser.error(f"--start {args.start} is a {loaded.heuristic} weight file, not {args.heuristic}")
             start = loaded.weights
-        data = Path(args.data) if args.data else default_path(game)
+        data = Path(args.data) if args.data else (find_labels(game) or default_path(game))
         labels = load_labels(data, game)
         result = fit_weights(game, args.heuristic, labels, start=start, regularization=args.regularization,
-                             heldout=args.heldout)  # fmt: skip
+                             heldout=args.heldout, children=labels.exact and not args.no_children)  # fmt: skip
     except ValueError as exc:  # every error of games, heuristics and label files is one
         parser.error(str(exc))
     return game, labels, data, result, search

@@ -27,11 +27,12 @@ from heuristics.defaults import game_tag
 from heuristics.registry import HEURISTICS
 from heuristics.weights import shipped_weights_folder
 from search.agents import make_agent
+from search.agents.alphabeta import ENGINES
 from search.agents.spec import weight_file_of
 from search.budget import Limit, load_weight_file
 from tuning.match import MatchRunner, default_workers
 from tuning.openings import make_openings
-from tuning.space import Candidate
+from tuning.space import Candidate, agent_defaults
 from tuning.stats import pentanomial
 
 WEIGHTS_DIR = shipped_weights_folder()
@@ -68,7 +69,7 @@ def default_gauntlet(game: KInARow, budget: Limit, random_every: Optional[int] =
     Every member searches under ``budget`` (see :func:`member_spec` for the
     tuned files' depth and q); ``weights_dir=None`` leaves the tuned files out.
     """
-    members = [Candidate(name, spec.defaults, budget.replace(branching=None), random_every).spec()
+    members = [Candidate(name, agent_defaults(name, game), budget.replace(branching=None), random_every).spec()
                for name, spec in HEURISTICS.items() if spec.refuse(game) is None]  # fmt: skip
     for path in sorted(weights_dir.glob(f"{game_tag(game)}-*-tuned.json")) if weights_dir is not None else []:
         members.append(member_spec(str(path), game, budget, random_every))
@@ -81,9 +82,11 @@ def describe(member: str, weights_dir: Path = WEIGHTS_DIR) -> str:
     name = fields.get("heuristic")
     if name is None or name not in HEURISTICS or not member.startswith("alphabeta:"):
         return member
-    defaults = HEURISTICS[name].defaults
-    weights = {k: float(v) for k, v in fields.items() if k in defaults}
-    return name if all(weights.get(k, v) == v for k, v in defaults.items()) else f"{name} (tuned)"
+    weights = {k: float(v) for k, v in fields.items() if k in HEURISTICS[name].defaults}
+    tables = [dict(HEURISTICS[name].defaults)] + [{**HEURISTICS[name].defaults, **e.default_weights}
+                                                  for e in ENGINES.values() if e.default_weights]  # fmt: skip
+    plain = any(all(weights.get(k, v) == v for k, v in table.items()) for table in tables)
+    return name if plain else f"{name} (tuned)"
 
 
 def play_defaults(path: str, pairs: int = 200, seed: int = 0, workers: Optional[int] = None) -> dict[str, Any]:

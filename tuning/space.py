@@ -32,6 +32,23 @@ TUNABLE = ("weights", "branching", "depth")
 """What ``--tune`` may name."""
 
 
+def agent_defaults(heuristic: str, game: KInARow) -> dict[str, float]:
+    """The weights a plain ``alphabeta:heuristic=NAME`` agent plays on ``game``: the heuristic's registered defaults,
+    under an engine's own table where one plays (the gomoku engine's tuned :data:`search.gomoku.ENGINE_WEIGHTS` on
+    a free board with ``4 <= k <= 15``).  A tune starts there and the gauntlet plays them: an evaluator's defaults
+    are what a user gets by naming it.
+
+    Example:
+        >>> from games import GOMOKU, CONNECT4
+        >>> agent_defaults("gomoku", GOMOKU)["four"], agent_defaults("gomoku", CONNECT4)["four"]
+        (142.3, 50.0)
+    """
+    from search.agents.alphabeta import engine_for
+
+    entry = engine_for(game, heuristic)
+    return {**get_spec(heuristic).defaults, **(dict(entry.default_weights) if entry is not None else {})}
+
+
 @dataclass(frozen=True)
 class Param:
     """One searched parameter: a weight (float, maybe log-scaled) or an integer setting."""
@@ -165,12 +182,13 @@ class SearchSpace:
             raise ValueError(f"bounds for weight(s) {', '.join(map(repr, inert))}, which cannot change an evaluation "
                              f"on {game}")  # fmt: skip
         if "weights" in tune:
+            start = agent_defaults(heuristic, game)
             for weight in spec.weights:
                 if not weight.applies(game):
                     continue  # it keeps its default: searching it would only add noise to the sampler
                 low, high = bounds.get(weight.name, (weight.low, weight.high))
                 _check_range(weight.name, low, high, (weight.low, weight.high), weight.log)
-                params.append(Param(weight.name, low, high, min(max(weight.default, low), high), weight.log))
+                params.append(Param(weight.name, low, high, min(max(start[weight.name], low), high), weight.log))
         for name, default in (("branching", default_branching or 10**9), ("depth", default_depth)):
             low, high = bounds.get(name, int_ranges[name])
             _check_range(name, low, high, (1.0, math.inf), False)
@@ -208,7 +226,7 @@ class SearchSpace:
         Raises:
             LimitError: a depth or q the budget type refuses.
         """
-        weights = dict(get_spec(self.heuristic).defaults)
+        weights = agent_defaults(self.heuristic, self.game)
         weights.update({name: float(v) for name, v in values.items() if name in weights})
         depth = int(values.get("depth", self.default_depth))
         q = int(values["branching"]) if "branching" in values else self.default_branching

@@ -51,12 +51,14 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Optional, Sequence, Union
 
 import numpy as np
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize
 from scipy.special import expit
 
 from games import KInARow, Position
 from heuristics import Evaluator, WeightError, check_weights, get_spec
 from heuristics.spec import HeuristicSpec
+from tuning._logistic import cross_entropy as cross_entropy  # re-exported: the fit API names them
+from tuning._logistic import fit_scale as fit_scale
 from tuning.labels import LabelledPosition, LabelSet, PathLike, load_labels
 
 DEFAULT_REGULARIZATION = 1e-4
@@ -99,25 +101,32 @@ class FitResult:
 
 
 def targets_of(positions: Sequence[LabelledPosition]) -> np.ndarray:
-    """Win 1, draw 0.5, loss 0 for the side to move, from the exact values."""
-    return np.array([(p.value + 1) / 2 for p in positions], dtype=np.float64)
+    """The probability that the side to move wins: win 1, draw 0.5, loss 0 for exact labels."""
+    return np.array([p.win_probability for p in positions], dtype=np.float64)
 
 
-def cross_entropy(evals: np.ndarray, targets: np.ndarray, scale: float) -> float:
-    """Mean cross-entropy of ``targets`` under ``sigmoid(evals / scale)`` (stable for any size of ``evals``)."""
-    z = evals / scale
-    return float(np.mean(targets * np.logaddexp(0.0, -z) + (1.0 - targets) * np.logaddexp(0.0, z)))
+def with_children(game: KInARow, positions: Sequence[LabelledPosition]) -> list[LabelledPosition]:
+    """``positions`` and, after them, every position one legal move away that is not over, labelled by the
+    exact value of that move (exact labels only: a position without move values adds nothing).
 
-
-def fit_scale(evals: np.ndarray, targets: np.ndarray) -> float:
-    """The scale that minimises the cross-entropy of fixed evaluations (a 1-D search over its logarithm)."""
-    spread = float(np.max(np.abs(evals))) if evals.size else 0.0
-    if spread == 0.0:
-        return 1.0  # every evaluation is 0: any scale gives P = 1/2
-    low, high = math.log(spread) - 25.0, math.log(spread) + 5.0
-    found = minimize_scalar(lambda t: cross_entropy(evals, targets, math.exp(t)), bounds=(low, high), method="bounded",
-                            options={"xatol": 1e-6})  # fmt: skip
-    return math.exp(float(found.x))
+    A solver-labelled set holds the value of every move, so it labels the children too, for free: about
+    seven times the data on Connect-4, and exactly the positions a search compares when it picks a move.
+    """
+    out = list(positions)
+    seen = {p.moves for p in positions}
+    for labelled in positions:
+        if not labelled.move_scores:
+            continue
+        position = game.position(labelled.moves)
+        for move, score in labelled.move_scores.items():
+            position.play(move)
+            moves = position.move_string()
+            if not position.is_terminal() and moves not in seen:
+                seen.add(moves)
+                value = -((score > 0) - (score < 0))  # the child's side to move is the opponent
+                out.append(LabelledPosition(moves, position.ply, -score, {}, (value + 1) / 2))
+            position.undo()
+    return out
 
 
 class _Coordinates:
@@ -176,7 +185,7 @@ def _split(count: int, heldout: float) -> int:
     """How many positions train (the rest, at the end, are held out)."""
     if not 0.0 <= heldout < 1.0:
         raise ValueError(f"heldout={heldout!r} must be a share in [0, 1)")
-    return count - int(round(count * heldout))
+    return count - int(round(count * heldout + 1e-9))
 
 
 def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.ndarray:
@@ -191,7 +200,8 @@ def _start_weights(heuristic: str, start: Optional[Mapping[str, float]]) -> np.n
 def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequence[LabelledPosition]], *,
                 start: Optional[Mapping[str, float]] = None, targets: Optional[Sequence[float]] = None,
                 scale: Optional[float] = None, regularization: float = DEFAULT_REGULARIZATION,
-                heldout: float = DEFAULT_HELDOUT, max_iter: int = 500) -> FitResult:  # fmt: skip
+                heldout: Optional[float] = None, children: bool = False, prior: Optional[Mapping[str, float]] = None,
+                max_iter: int = 500) -> FitResult:  # fmt: skip
     """Fit ``heuristic``'s weights on labelled positions of ``game`` (Texel's method; see the module docstring).
 
     Args:
@@ -201,8 +211,13 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
         start: start weights by name (the rest: defaults); the scale is fitted with them.
         targets: replace the exact values as targets (one probability per position), e.g. synthetic labels.
         scale: use this logistic scale instead of fitting it.
-        regularization: strength of the pull toward the defaults (0: none).
-        heldout: share of the positions, at the end, kept out of the fit to judge it.
+        regularization: strength of the pull toward the defaults, or toward ``prior`` (0: none).
+        heldout: share of the positions, at the end, kept out of the fit to judge it (default: a label set's own
+            split, :attr:`tuning.labels.LabelSet.heldout_count`; for a plain sequence :data:`DEFAULT_HELDOUT`).
+        children: also fit the training positions' children, labelled by their exact move values
+            (:func:`with_children`; exact sets only).  The held-out positions stay as they are.
+        prior: the weights the regularisation pulls toward (default: the heuristic's defaults); a tuned file's
+            weights keep a refit near a player known to be strong.
         max_iter: L-BFGS-B iterations at most.
 
     Raises:
@@ -215,26 +230,36 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
     y = targets_of(items) if targets is None else np.asarray(targets, dtype=np.float64)
     if y.shape != (len(items),) or not np.all((y >= 0) & (y <= 1)):
         raise ValueError(f"targets must be {len(items)} probabilities in [0, 1]")
+    if heldout is None and isinstance(positions, LabelSet):
+        train = len(items) - positions.heldout_count
+    else:
+        train = _split(len(items), DEFAULT_HELDOUT if heldout is None else heldout)
+    if children:
+        if targets is not None:
+            raise ValueError("children=True labels the children from the move values: give no targets")
+        grown = with_children(game, items[:train])
+        items, y = tuple(grown) + items[train:], np.concatenate([targets_of(grown), y[train:]])
+        train = len(grown)
     if scale is not None and not (math.isfinite(scale) and scale > 0):
         raise ValueError(f"scale={scale!r} must be a positive number")
     if not (math.isfinite(regularization) and regularization >= 0):
         raise ValueError(f"regularization={regularization!r} must be a non-negative number")
     spec, w0 = get_spec(heuristic), _start_weights(heuristic, start)
-    train = _split(len(items), heldout)
     evaluations = _Evaluations(game, heuristic, [game.position(p.moves) for p in items])
     coords = _Coordinates(spec)
     fixed_scale = scale if scale is not None else fit_scale(evaluations(w0)[:train], y[:train])
-    prior = coords.to_theta(np.array(list(spec.defaults.values())))
+    prior_weights = check_weights(heuristic, {**spec.defaults, **(prior or {})})
+    prior_theta = coords.to_theta(np.array([prior_weights[name] for name in spec.weight_names]))
 
     def objective(theta: np.ndarray) -> Any:
         weights = coords.to_weights(theta)
         evals = evaluations(weights)[:train]
-        loss = cross_entropy(evals, y[:train], fixed_scale) + regularization * float(np.sum((theta - prior) ** 2))
+        loss = cross_entropy(evals, y[:train], fixed_scale) + regularization * float(np.sum((theta - prior_theta) ** 2))
         if not evaluations.linear:
             return loss
         residual = expit(evals / fixed_scale) - y[:train]
         gradient = evaluations.features[:train].T @ residual / (train * fixed_scale) * coords.dweights(theta)
-        return loss, gradient + 2.0 * regularization * (theta - prior)
+        return loss, gradient + 2.0 * regularization * (theta - prior_theta)
 
     found = minimize(objective, coords.to_theta(w0), jac=evaluations.linear, method="L-BFGS-B", bounds=coords.bounds,
                      options={"maxiter": max_iter})  # fmt: skip
@@ -254,7 +279,8 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
 
 def warm_start_weights(game: KInARow, heuristic: str, data: Optional[PathLike] = None,
                        start: Optional[Mapping[str, float]] = None) -> dict[str, float]:  # fmt: skip
-    """Weights fitted to the label set (default: the shipped one of ``game``): a tuner's warm start.
+    """Weights fitted to the training part of a label set (default: the one :func:`tuning.labels.find_labels`
+    finds for ``game``, shipped or cached): a tuner's warm start.
 
     Every weight of ``heuristic`` is returned, inside its tuning bounds.
 
