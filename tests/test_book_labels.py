@@ -35,6 +35,7 @@ def test_book_labels_are_exact_and_merge_after_other_files(tmp_path: Path) -> No
     labels = load_labels(out, game=CONNECT4)
     book_part, rest = labels.positions[:-50], labels.positions[-50:]
     assert [p.moves for p in rest] == [p.moves for p in shipped.positions[:50]]  # the merged file stays whole, last
+    assert labels.heldout == labels.positions[-load_labels(small).heldout_count :]  # and keeps its held-out tail
     assert 1 <= len(book_part) <= 12 and all(5 <= p.ply <= 9 for p in book_part)
     keys = [canonical_key(CONNECT4.position(p.moves)) for p in labels.positions]
     assert len(set(keys)) == len(keys)  # no position twice, up to the mirror
