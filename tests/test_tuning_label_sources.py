@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +131,27 @@ def test_the_children_of_solver_labelled_positions_carry_their_exact_values() ->
         assert child.win_probability == ((value > 0) - (value < 0) + 1) / 2
     fit = fit_weights(CONNECT4, "square_values", labels.positions[:400], heldout=0.25, children=True)
     assert fit.heldout_size == 100 and fit.train_size > 300
+
+
+def test_no_child_of_a_training_position_is_a_held_out_one() -> None:
+    from tuning.openings import canonical_key
+
+    labels = load_labels(game=CONNECT4)
+    parent = next(p for p in labels.train if p.ply >= 20 and len(p.move_scores) >= 3)
+    position = CONNECT4.position(parent.moves)
+    moves = sorted(parent.move_scores)
+    held = []
+    for move in moves[:2]:  # two of its children, each mirrored, posing as held-out positions
+        position.play(move)
+        mirrored = "".join(str(CONNECT4.cols + 1 - int(c)) for c in position.move_string())  # columns 1..7
+        held.append(replace(parent, moves=mirrored, ply=position.ply))
+        position.undo()
+    everything = with_children(CONNECT4, [parent])
+    kept = with_children(CONNECT4, [parent], exclude=held)
+    assert len(everything) - len(kept) == 2
+    assert not {canonical_key(CONNECT4.position(p.moves)) for p in kept} & {
+        canonical_key(CONNECT4.position(p.moves)) for p in held
+    }
 
 
 def test_version_2_rows_round_trip_and_version_1_sets_keep_a_fifth_held_out(tmp_path: Path) -> None:
