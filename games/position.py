@@ -142,6 +142,16 @@ class Position:
         moves: list[Action] = self._scratch[:n].tolist()
         return moves
 
+    def winning_moves(self) -> list[Action]:
+        """The legal actions that win at once for the side to move, in increasing order."""
+        won = []
+        for action in self.legal_moves():
+            self.play(action)
+            if self._winner is not None:
+                won.append(action)
+            self.undo()
+        return won
+
     def legal_mask(self) -> np.ndarray:
         """An ``int8`` array over the action space, 1 where the action is legal."""
         mask = np.zeros(self.game.n_actions, dtype=np.int8)

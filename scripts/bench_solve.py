@@ -61,7 +61,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from games import CONNECT4, Position
+from games import CONNECT4
 from scripts._args import int_range, non_negative_int, positive_int
 from scripts._report import print_machine_and_command, print_table
 from search.solve import DEFAULT_TT_SIZE, MAX_TT_SIZE, MIN_TT_SIZE, Solver, cycles_per_second
@@ -156,20 +156,9 @@ def random_positions(count: int, empty: int, rng: np.random.Generator) -> list[s
                 position.undo()
             else:
                 break  # every move ends the game
-        if position.ply == CONNECT4.n_cells - empty and not wins_at_once(position):
+        if position.ply == CONNECT4.n_cells - empty and not position.winning_moves():
             found.append(position.move_string())
     return found
-
-
-def wins_at_once(position: Position) -> bool:
-    """True if the side to move has a winning move."""
-    for move in position.legal_moves():
-        position.play(move)
-        won = position.winner is not None
-        position.undo()
-        if won:
-            return True
-    return False
 
 
 def random_table(solver: Solver, count: int, seed: int, reference: Optional[str]) -> tuple[list[list[str]], int]:

@@ -47,18 +47,7 @@ def positions_by_ply(deepest: int) -> list[list[Position]]:
                 if child.winner is None:
                     seen.setdefault(min(book.codes(child)), child)
         levels.append([seen[code] for code in sorted(seen)])
-    return [[p for p in level if not _wins_at_once(p)] for level in levels]
-
-
-def _wins_at_once(position: Position) -> bool:
-    """True if the side to move has a move that wins at once (the solver answers those without the book)."""
-    for move in position.legal_moves():
-        position.play(move)
-        won = position.winner is not None
-        position.undo()
-        if won:
-            return True
-    return False
+    return [[p for p in level if not p.winning_moves()] for level in levels]
 
 
 def build(deepest: int = SHALLOW_PLY, log: Optional[io.TextIOBase] = None) -> tuple[np.ndarray, np.ndarray]:

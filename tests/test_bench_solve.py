@@ -69,14 +69,14 @@ def test_a_reference_with_a_wrong_sign_fails_the_run(tmp_path: Path, capsys: pyt
 
 
 def test_random_positions_have_the_empty_cells_asked_for_and_no_win_at_once() -> None:
-    assert bench_solve.wins_at_once(CONNECT4.position("121212"))  # three in column 1, the first player to move
-    assert not bench_solve.wins_at_once(CONNECT4.position("1212"))
+    assert CONNECT4.position("121212").winning_moves() == [0]  # three in column 1, the first player to move
+    assert not CONNECT4.position("1212").winning_moves()
     rng = np.random.default_rng(5)
     for empty in (6, 20):
         for moves in bench_solve.random_positions(4, empty, rng):
             position = CONNECT4.position(moves)
             assert CONNECT4.n_cells - position.ply == empty and not position.is_terminal()
-            assert not bench_solve.wins_at_once(position)
+            assert not position.winning_moves()
 
 
 def test_the_random_table_checks_our_signs_against_the_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -69,6 +69,27 @@ def test_random_games_agree_with_reference(case: tuple[KInARow, list[int]]) -> N
         assert_same(pos, ref)
 
 
+@settings(max_examples=150, deadline=None)
+@given(games_and_choices())
+def test_winning_moves_are_the_moves_the_reference_says_win(case: tuple[KInARow, list[int]]) -> None:
+    game, choices = case
+    pos, ref = game.position(), naive_of(game)
+    for choice in choices[: game.n_cells // 2]:
+        legal = ref.legal_moves()
+        if not legal:
+            break
+        pos.play(legal[choice % len(legal)])
+        ref = ref.played(legal[choice % len(legal)])
+    before = pos.moves
+    assert pos.winning_moves() == [a for a in ref.legal_moves() if ref.played(a).winner() is not None]
+    assert pos.moves == before  # and the position is left as it was
+
+
+def test_winning_moves_of_tic_tac_toe() -> None:
+    assert TIC_TAC_TOE.position([0, 3, 1, 4]).winning_moves() == [2]  # x has 0 and 1: 2 completes the top row
+    assert TIC_TAC_TOE.position([0, 3, 1, 4, 8]).winning_moves() == [5]  # o has 3 and 4
+
+
 @settings(max_examples=200, deadline=None)
 @given(games_and_choices())
 def test_undo_restores_exact_previous_state(case: tuple[KInARow, list[int]]) -> None:

@@ -81,7 +81,7 @@ def test_lookups_agree_with_the_solver_at_10_to_12_stones(book: Connect4Book) ->
         expected = plain.solve(position).score
         plain.reset()
         assert with_book.solve(position).score == expected, position.move_string()
-        if position.ply == BOOK_PLY and not _wins_at_once(position):
+        if position.ply == BOOK_PLY and not position.winning_moves():
             assert book.score(position) == expected
             assert with_book.solve(position).nodes == 1  # one lookup, counted as one node
     assert book.score(_positions(9, 1, seed=4)[0]) is None  # 7 to 11 stones: not held, searched
@@ -92,18 +92,8 @@ def test_the_shallow_table_agrees_with_the_solver_over_the_12_ply_book(book: Con
     deep = Solver(CONNECT4, book=load_book(book.path, shallow=False))
     for position in [CONNECT4.position()] + [random_position(CONNECT4, seed, plies) for seed, plies in
                                             zip(range(8), (1, 2, 3, 4, 5, 6, 6, 6))]:  # fmt: skip
-        if not _wins_at_once(position):
+        if not position.winning_moves():
             assert book.score(position) == deep.solve(position).score, position.move_string()
-
-
-def _wins_at_once(position: Position) -> bool:
-    child = position.copy()
-    for move in position.legal_moves():
-        child.play(move)
-        if child.winner is not None:
-            return True
-        child.undo()
-    return False
 
 
 def test_known_values_from_the_empty_board(book: Connect4Book) -> None:
