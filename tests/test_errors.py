@@ -26,14 +26,15 @@ NOT_YET: set[str] = set()
 
 
 def project_errors() -> list[type[BaseException]]:
-    """Every exception class defined in the project's packages."""
+    """Every exception class defined in the project's packages (not the signals: SIGTERM's ``Terminated`` is a
+    KeyboardInterrupt, as Ctrl-C is, so that ``except Exception`` never swallows it)."""
     found = []
     for package in PACKAGES:
         for info in pkgutil.walk_packages([str(ROOT / package)], prefix=f"{package}."):
             if info.name.endswith("__main__"):
                 continue
             module = importlib.import_module(info.name)
-            found += [v for v in vars(module).values() if isinstance(v, type) and issubclass(v, BaseException)
+            found += [v for v in vars(module).values() if isinstance(v, type) and issubclass(v, Exception)
                       and v.__module__ == info.name]  # fmt: skip
     return found
 
