@@ -20,6 +20,7 @@ from tuning._confirm import Confirmation, Versus, unique
 from tuning._setup import Setup
 from tuning._study import redact
 from tuning.gauntlet import describe
+from tuning.spsa import OBJECTIVE_ATTR
 
 
 def csv_text(rows: list[dict[str, Any]]) -> str:
@@ -118,10 +119,15 @@ def choose(confirmations: Sequence[Confirmation]) -> Optional[Confirmation]:
 def _progress_plot(plt: Any, study: optuna.Study, confirmations: Sequence[Confirmation]) -> Any:
     """Each trial's Elo against the gauntlet in the search, and the confirmed ones with their 95% intervals."""
     figure, axes = plt.subplots()
-    for state, marker, label in ((TrialState.COMPLETE, "o", "search: played in full"),
-                                 (TrialState.PRUNED, "x", "search: pruned (estimate from the pairs played)")):  # fmt: skip
+    for state, spsa, marker, label in (
+        (TrialState.COMPLETE, False, "o", "search: played in full"),
+        (TrialState.PRUNED, False, "x", "search: pruned (estimate from the pairs played)"),
+        # an SPSA iteration plays theta+ against theta-, not the opponents: its Elo is the one over the other
+        (TrialState.COMPLETE, True, ".", "SPSA iteration: theta+ over theta- (not against the opponents)"),
+    ):  # fmt: skip
         points = [(t.number, t.user_attrs["elo"]) for t in study.trials
-                  if t.state == state and isinstance(t.user_attrs.get("elo"), (int, float))]  # fmt: skip
+                  if t.state == state and isinstance(t.user_attrs.get("elo"), (int, float))
+                  and (t.user_attrs.get(OBJECTIVE_ATTR) == "spsa") == spsa]  # fmt: skip
         if points:
             axes.scatter(*zip(*points), marker=marker, s=18, alpha=0.6, label=label)
     for index, (attr, label) in enumerate((("pool", "confirmed, all opponents together"),
@@ -210,8 +216,9 @@ def summary_markdown(setup: Setup, study: optuna.Study, confirmations: list[Conf
                      "box around it" if setup.fit else "none"),
         f"- sampler: {a.sampler_name}, pruner: {a.pruner_name}",
         "", "## Elo by trial", "", "![Elo by trial](progress.png)", "",
-        "Each trial's Elo against the opponents in the search (pruned trials: from the pairs they played), and the "
-        "confirmed trials with their 95% intervals on held-out openings.", "",
+        "Each trial's Elo against the opponents in the search (pruned trials: from the pairs they played; an SPSA "
+        "iteration's is its theta+ over its theta-, near 0 by design), and the confirmed trials with their 95% "
+        "intervals on held-out openings.", "",
         "## Confirmation on held-out openings (fresh games)", "",
         "| trial | search score | confirmation pairs | W/D/L | Elo | 95% interval | LOS |", "|---|---|---|---|---|---|---|",
     ]  # fmt: skip
