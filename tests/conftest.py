@@ -12,7 +12,9 @@ import pytest
 
 # The tuner keeps openings and label sets in the user's cache (tuning._cache).  The suite keeps its own, one per
 # process (and the commands its tests start inherit it), so no test reads what a user made or writes into their home.
-_CACHE = tempfile.mkdtemp(prefix="alphabeta-gym-test-cache-")
+# Underscores, not hyphens, before mkdtemp's random letters: the help texts show this folder, and a random part
+# standing alone as a word could read as a commit hash to the docs test that forbids those (it did: "9afec6f9").
+_CACHE = tempfile.mkdtemp(prefix="alphabeta_gym_test_cache_")
 os.environ["ALPHABETA_GYM_CACHE"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 

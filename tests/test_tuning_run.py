@@ -119,6 +119,9 @@ def test_no_significant_improvement_exits_3_and_exports_nothing(tmp_path: Path) 
     run = tuner(tmp_path, "--trials", "1", "--study", "same", "--out", "t.json")
     assert run.returncode == EXIT_NO_IMPROVEMENT, run.stderr
     assert "No significant improvement" in run.stdout
+    assert "This is a result, not a failure: 1 trial found nothing" in run.stdout  # plain words, then what to try
+    assert "--trials 2 carries the study on" in run.stdout
+    assert "Another sampler may find what this one missed: --sampler spsa or --sampler cmaes (a new" in run.stdout
     assert not (tmp_path / "t.json").exists()
     assert (tmp_path / "runs" / "same" / "candidate.json").is_file()
 

@@ -313,8 +313,8 @@ def _next_steps(setup: Setup, versus: Optional[Challenge], code: int) -> list[st
     if code == 0:
         return []
     keep = setup.incumbent.name if setup.incumbent is not None else "what you have"
-    steps = [f"This is a result, not a failure: {config.trials} trials found nothing that beats {keep} by a margin "
-             f"these games can show, so {keep} stays the best you have."]  # fmt: skip
+    steps = [f"This is a result, not a failure: {config.trials} trial{'s' if config.trials != 1 else ''} found nothing that beats {keep} by a margin "
+             f"these games can show, so keep {keep}: it is still the best you have."]  # fmt: skip
     if config.quick:
         return steps[:0] + ["This was a quick look (--quick): its few games cannot show a real gain. Run the same "
                             "command without --quick for a test that can."]  # fmt: skip
@@ -328,7 +328,8 @@ def _next_steps(setup: Setup, versus: Optional[Challenge], code: int) -> list[st
     else:
         steps.append(f"More labels make a better fit: python -m tuning.labels {game_args(setup.game)} --time 900 "
                      "replaces the cached set; then run with a new --study.")  # fmt: skip
-    steps.append("Another sampler may find what this one missed: --sampler cmaes or --sampler spsa (a new --study).")
+    others = " or ".join(f"--sampler {name}" for name in ("spsa", "cmaes", "tpe") if name != config.sampler_name)
+    steps.append(f"Another sampler may find what this one missed: {others} (a new --study).")
     return steps
 
 
