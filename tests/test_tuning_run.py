@@ -441,7 +441,7 @@ def test_a_warm_start_queues_the_texel_fit_after_the_defaults(tmp_path: Path) ->
     run = tuner(tmp_path, "--heuristic", "c4_features", "--tune", "weights", "--warm-start", "fit", "--trials", "2",
                 "--baseline", "random", "--study", "warm", "--out", "t.json", "--incumbent", "none")  # fmt: skip
     assert run.returncode in (0, EXIT_NO_IMPROVEMENT), run.stderr
-    assert "warm start: fitting c4_features" in run.stderr
+    assert "fitting c4_features's weights to 6,400 labelled positions" in run.stderr
     first, second = trials(tmp_path, "warm")[:2]
     assert first.user_attrs["start"] == "paper defaults" and second.user_attrs["start"] == "texel fit"
     fitted = warm_start_weights(CONNECT4, "c4_features")
@@ -520,7 +520,7 @@ def test_a_strong_incumbent_that_a_tiny_run_cannot_beat_is_never_reported_beaten
     assert "No improvement over weights/connect4-threats-tuned.json" in run.stdout and "SPRT on nElo [0, 5]" in run.stdout
     assert "cp " not in run.stdout and "Exported" not in run.stdout
     if "no decision within the cap" in run.stdout:
-        assert "run the same command with --incumbent-pairs 160" in run.stdout
+        assert "the same command with --incumbent-pairs 160 plays only that test" in run.stdout
     assert not (tmp_path / "runs" / "champ" / "connect4-threats-tuned.json").exists()
     first = trials(tmp_path, "champ")[0]
     assert first.user_attrs["start"] == "incumbent" and first.params == {"depth": 3}  # the file's 7, within 1..3

@@ -102,7 +102,10 @@ def test_fit_beats_the_defaults_on_held_out_connect4_positions() -> None:
 
 def test_warm_start_is_the_fit_of_the_shipped_set() -> None:
     weights = warm_start_weights(TIC_TAC_TOE, "windows")
-    assert weights == fit_weights(TIC_TAC_TOE, "windows", load_labels(game=TIC_TAC_TOE)).weights
+    labels = load_labels(game=TIC_TAC_TOE)
+    assert labels.exact  # so the fit takes the children too, as the tuner's does
+    assert weights == fit_weights(TIC_TAC_TOE, "windows", labels, children=True).weights
+    assert weights != fit_weights(TIC_TAC_TOE, "windows", labels).weights
     assert list(weights) == list(get_spec("windows").weight_names)
 
 

@@ -285,7 +285,8 @@ def fit_weights(game: KInARow, heuristic: str, positions: Union[LabelSet, Sequen
 def warm_start_weights(game: KInARow, heuristic: str, data: Optional[PathLike] = None,
                        start: Optional[Mapping[str, float]] = None) -> dict[str, float]:  # fmt: skip
     """Weights fitted to the training part of a label set (default: the one :func:`tuning.labels.find_labels`
-    finds for ``game``, shipped or cached): a tuner's warm start.
+    finds for ``game``, shipped or cached): a tuner's warm start, the fit ``python -m tuning.run`` makes (an exact
+    set's training positions with their children, as ``python -m tuning.fit`` does by default).
 
     Every weight of ``heuristic`` is returned, inside its tuning bounds.
 
@@ -293,4 +294,5 @@ def warm_start_weights(game: KInARow, heuristic: str, data: Optional[PathLike] =
         tuning.labels.LabelFileError: no label set for ``game`` (or a bad file).
         ValueError: as :func:`fit_weights`.
     """
-    return fit_weights(game, heuristic, load_labels(data, game), start=start).weights
+    labels = load_labels(data, game)
+    return fit_weights(game, heuristic, labels, start=start, children=labels.exact).weights
