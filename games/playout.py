@@ -110,3 +110,27 @@ def random_playout(position: Position, seed: int = 0) -> Optional[Player]:
         moves = position.legal_moves()
         position.play(moves[int(rng.integers(len(moves)))])
     return position.winner
+
+
+def random_open_position(game: KInARow, empty: int, rng: np.random.Generator) -> Optional[Position]:
+    """A random position of ``game`` with exactly ``empty`` empty cells that is not over, or None.
+
+    Each move is drawn among those that do not end the game, so the walk reaches late positions that a plain
+    random playout rarely survives to (7x8 Connect-4 at 47 plies); None when the walk reaches a position where
+    every move ends the game (draw again with the same ``rng``).
+
+    Raises:
+        InvalidValueError: ``empty`` is not from 1 to the board's cell count.
+    """
+    if isinstance(empty, bool) or not 1 <= empty <= game.n_cells:
+        raise InvalidValueError(f"empty={empty!r}: a position that is not over has 1 to {game.n_cells} empty cells")
+    position = game.position()
+    while position.ply < game.n_cells - empty:
+        for move in rng.permutation(position.legal_moves()):
+            position.play(int(move))
+            if not position.is_terminal():
+                break
+            position.undo()
+        else:
+            return None  # every move ends the game
+    return position

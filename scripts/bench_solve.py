@@ -62,6 +62,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from games import CONNECT4
+from games.playout import random_open_position
 from scripts._args import int_range, non_negative_int, positive_int
 from scripts._report import print_machine_and_command, print_table
 from search.solve import DEFAULT_TT_SIZE, MAX_TT_SIZE, MIN_TT_SIZE, Solver, cycles_per_second
@@ -147,16 +148,8 @@ def random_positions(count: int, empty: int, rng: np.random.Generator) -> list[s
     """
     found: list[str] = []
     while len(found) < count:
-        position = CONNECT4.position()
-        while position.ply < CONNECT4.n_cells - empty:
-            for move in rng.permutation(position.legal_moves()):
-                position.play(int(move))
-                if not position.is_terminal():
-                    break
-                position.undo()
-            else:
-                break  # every move ends the game
-        if position.ply == CONNECT4.n_cells - empty and not position.winning_moves():
+        position = random_open_position(CONNECT4, empty, rng)
+        if position is not None and not position.winning_moves():
             found.append(position.move_string())
     return found
 

@@ -24,17 +24,6 @@ from tests.naive_search import naive_negamax
 from tests.positions import random_position
 
 
-def _own_wins(pos: Position) -> list[int]:
-    """Cells where the side to move would complete a line now."""
-    wins = []
-    for move in pos.legal_moves():
-        pos.play(move)
-        if pos.winner is not None:
-            wins.append(move)
-        pos.undo()
-    return wins
-
-
 def _opponent_wins(pos: Position) -> list[int]:
     """Cells where the opponent of the side to move would win if it moved there."""
     board = pos.board().copy()
@@ -72,7 +61,7 @@ def forced_positions(game: KInARow, count: int, min_plies: int = 4) -> list[Posi
     while len(found) < count:
         seed += 1
         pos = random_position(game, seed, min_plies + seed % (game.n_cells // 2))
-        if pos.is_terminal() or _own_wins(pos) or not _opponent_wins(pos):
+        if pos.is_terminal() or pos.winning_moves() or not _opponent_wins(pos):
             continue
         found.append(pos)
     return found

@@ -56,3 +56,30 @@ def test_facade_playout_finishes_the_game() -> None:
 def test_bad_playout_arguments(call, message: str) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("game, empty", [(Connect4(7, 8, 4), 9), (CONNECT4, 6), (TIC_TAC_TOE, 2), (MNK(5, 5, 4), 3)])
+def test_an_open_position_has_the_empty_cells_asked_for_and_is_not_over(game, empty) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from games.playout import random_open_position
+
+    rng = np.random.default_rng(3)
+    found = [p for p in (random_open_position(game, empty, rng) for _ in range(30)) if p is not None]
+    assert found  # the walk avoids ending moves, so most draws reach the ply (a plain playout rarely does on 7x8)
+    for position in found:
+        assert game.n_cells - position.ply == empty and not position.is_terminal()
+        assert game.position(position.move_string()).key() == position.key()  # legal all the way
+    first, again = (random_open_position(game, empty, np.random.default_rng(5)) for _ in range(2))
+    assert (first is None and again is None) or (first and again and first.moves == again.moves)  # seeded
+
+
+@pytest.mark.parametrize("empty", [0, -1, 43, True])
+def test_an_open_position_refuses_an_impossible_count(empty) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from games.errors import InvalidValueError
+    from games.playout import random_open_position
+
+    with pytest.raises(InvalidValueError, match=f"empty={empty!r}: a position that is not over has 1 to 42"):
+        random_open_position(CONNECT4, empty, np.random.default_rng(0))

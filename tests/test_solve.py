@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import CONNECT4, GOMOKU, MNK, TIC_TAC_TOE, Connect4, KInARow, Position
+from games.playout import random_open_position
 from heuristics import Evaluator
 from search.alphabeta.engine import search
 from search.protocol import WIN_SCORE
@@ -105,16 +106,8 @@ def late_position(game: KInARow, seed: int, empty: int) -> Position:
     """
     rng = np.random.default_rng(seed)
     for _ in range(1000):
-        position = game.position()
-        while position.ply < game.n_cells - empty:
-            for move in rng.permutation(position.legal_moves()):
-                position.play(int(move))
-                if not position.is_terminal():
-                    break
-                position.undo()
-            else:
-                break  # every move ends the game: start a new walk
-        if position.ply == game.n_cells - empty:
+        position = random_open_position(game, empty, rng)
+        if position is not None:
             return position
     raise AssertionError(f"no random walk of {game} reached {empty} empty cells")
 
