@@ -472,7 +472,10 @@ def test_a_missing_label_file_fails_before_any_opening(tmp_path: Path, monkeypat
     assert "drawing" not in err and not (tmp_path / "db.sqlite").exists()
 
 
-def test_a_fit_on_a_board_without_labels_makes_them_first_and_the_next_run_reuses_them(tmp_path: Path) -> None:
+def test_a_fit_on_a_board_without_labels_makes_them_first_and_the_next_run_reuses_them(tmp_path: Path,
+                                                                                       monkeypatch) -> None:  # fmt: skip
+    # a cache of its own: another test on the same worker may have made this board's set in the worker's cache
+    monkeypatch.setenv("ALPHABETA_GYM_CACHE", str(tmp_path / "cache"))
     board = ["--game", "connect4", "--rows", "4", "--cols", "5", "--heuristic", "windows", "--warm-start", "fit", "--label-budget", "5"]
     first = tuner(tmp_path, *board, "--trials", "2", "--baseline", "random", "--study", "made", "--out", "t.json")
     assert first.returncode in (0, EXIT_NO_IMPROVEMENT), first.stderr
