@@ -101,13 +101,8 @@ def budgeted_move(solver: Solver, position: Position, weak: bool, rng: np.random
     win_now = 1 if weak else (position.game.n_cells + 1 - position.ply) // 2
     moves = centre_first(position)
     solver._nodes, solver._seconds = 0, 0.0
-    scores: dict[Action, int] = {}
+    scores: dict[Action, int] = dict.fromkeys(position.winning_moves(), win_now)  # the best score: no solve needed
     child = position.copy()
-    for move in moves:  # a win at once is the best score there is: no solve needed
-        child.play(move)
-        if child.winner is not None:
-            scores[move] = win_now
-        child.undo()
     finished = bool(scores)
     if not finished:
         finished = _solve_moves(solver, child, moves, weak, scores, nodes, solver_deadline)
@@ -156,13 +151,8 @@ def optimal_move(solver: Solver, position: Position, weak: bool, rng: np.random.
     started = time.perf_counter()
     solver._nodes, solver._seconds = 0, 0.0
     win_now = 1 if weak else (position.game.n_cells + 1 - position.ply) // 2
+    wins = position.winning_moves()
     child = position.copy()
-    wins = []
-    for move in position.legal_moves():
-        child.play(move)
-        if child.winner is not None:
-            wins.append(move)
-        child.undo()
     if wins:
         move = wins[int(rng.integers(len(wins)))]
         return BudgetedResult(move, "solver", float(win_now), 0, time.perf_counter() - started, move_scores={move: win_now},
@@ -229,13 +219,8 @@ def exact_move(solver: Solver, position: Position, time_ms: float, rng: np.rando
     started = time.perf_counter()
     moves = centre_first(position)
     solver._nodes, solver._seconds = 0, 0.0
-    scores: dict[Action, int] = {}
+    scores: dict[Action, int] = dict.fromkeys(position.winning_moves(), (position.game.n_cells + 1 - position.ply) // 2)
     child = position.copy()
-    for move in moves:
-        child.play(move)
-        if child.winner is not None:
-            scores[move] = (position.game.n_cells + 1 - position.ply) // 2
-        child.undo()
     finished = bool(scores) or _solve_moves(solver, child, moves, False, scores, None, started + time_ms / 1000.0)
     seconds = time.perf_counter() - started
     if finished:
