@@ -117,7 +117,9 @@ def test_shipped_connect4_set_covers_every_phase_and_spot_checks_against_the_sol
         (["--game", "tictactoe", "--count", "3", "--heldout", "1", "--out", "x.gz"], "--heldout 1"),
     ],
 )
-def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_exit_2_with_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)  # a refusal that regressed would write x.gz here, not into the checkout
     with pytest.raises(SystemExit) as exc:
         main(args)
     assert exc.value.code == 2
